@@ -25,7 +25,7 @@ struct Layout : private detail::TupleBase<std::index_sequence<0, 1>, Shape_, Str
   using Stride = Stride_;
   using Base = detail::TupleBase<std::index_sequence<0, 1>, Shape_, Stride_>;
 
-  STRATA_HD Layout() = default;
+  Layout() = default;
   STRATA_HD Layout(Shape const& shape, Stride const& stride) : Base(shape, stride) {}
   STRATA_HD explicit Layout(Shape const& shape) : Base(shape, compact_col_major(shape)) {}
 

@@ -22,7 +22,7 @@ struct TupleLeaf {
 };
 template <std::size_t I, class T>
 struct TupleLeaf<I, T, true> {
-  STRATA_HD TupleLeaf() = default;
+  TupleLeaf() = default;
   STRATA_HD explicit TupleLeaf(T const&) {}
   STRATA_HD T get() const { return T{}; }
 };
@@ -31,7 +31,7 @@ template <class Indices, class... Ts>
 struct TupleBase;
 template <std::size_t... Is, class... Ts>
 struct TupleBase<std::index_sequence<Is...>, Ts...> : TupleLeaf<Is, Ts>... {
-  STRATA_HD TupleBase() = default;
+  TupleBase() = default;
   STRATA_HD explicit TupleBase(Ts const&... ts)
     requires(sizeof...(Ts) > 0)
       : TupleLeaf<Is, Ts>{ts}... {}
@@ -41,7 +41,7 @@ struct TupleBase<std::index_sequence<Is...>, Ts...> : TupleLeaf<Is, Ts>... {
 template <class... Ts>
 struct tuple : detail::TupleBase<std::index_sequence_for<Ts...>, Ts...> {
   using Base = detail::TupleBase<std::index_sequence_for<Ts...>, Ts...>;
-  STRATA_HD tuple() = default;
+  tuple() = default;
   template <class... Us>
     requires(sizeof...(Us) == sizeof...(Ts) && sizeof...(Ts) > 0 &&
              (std::is_constructible_v<Ts, Us const&> && ...))
