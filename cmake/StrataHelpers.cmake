@@ -1,0 +1,167 @@
+# Helpers that let the tree grow by adding files: a new test, bench or example is a new file in
+# the right folder, picked up by a CONFIGURE_DEPENDS glob (the build re-runs CMake when the set
+# of files changes).
+#
+#   strata_cuda_arch_options(<out-var> <name>)     gencode options for a file, by its name
+#   strata_add_host_executable(<target> <src>...)  g++ executable linked with strata::strata
+#   strata_add_cuda_executable(<target> <src>...)  nvcc executable, per-file architectures
+#   strata_add_test_folder(...)                    one GoogleTest executable per folder
+#   strata_add_compile_fail_tests(...)             one CTest test per file that must not compile
+#   strata_add_header_checks(...)                  every public header compiles on its own
+
+include_guard(GLOBAL)
+
+# Architecture rule, by file name (or header path): a name containing "sm90" is Hopper code and
+# compiles for sm_90a (wgmma, setmaxnreg and TMA multicast need the "a"). Everything else is the
+# Ampere path, compiled from compute_80 into sm_80 and sm_90 machine code: sm_80 SASS does not
+# load on a Hopper GPU, so the sm_90 code is how the Ampere kernels run on an H100/H200.
+# Two distinct --generate-code options, not "-gencode x -gencode y": CMake de-duplicates
+# repeated options, which would tear "-gencode" from its argument.
+set(STRATA_GENCODE_SM90A "--generate-code=arch=compute_90a,code=sm_90a")
+set(STRATA_GENCODE_AMPERE
+  "--generate-code=arch=compute_80,code=sm_80"
+  "--generate-code=arch=compute_80,code=sm_90")
+
+function(strata_cuda_arch_options out name)
+  if(name MATCHES "sm90")
+    set(${out} ${STRATA_GENCODE_SM90A} PARENT_SCOPE)
+  else()
+    set(${out} ${STRATA_GENCODE_AMPERE} PARENT_SCOPE)
+  endif()
+endfunction()
+
+# Sets the per-file gencode options on the .cu files among <sources>, in <target>'s directory.
+function(strata_set_cuda_arch target)
+  foreach(src IN LISTS ARGN)
+    if(src MATCHES "\\.cu$")
+      get_filename_component(name "${src}" NAME)
+      strata_cuda_arch_options(arch "${name}")
+      set_source_files_properties("${src}" TARGET_DIRECTORY ${target}
+        PROPERTIES COMPILE_OPTIONS "${arch}")
+    endif()
+  endforeach()
+endfunction()
+
+function(strata_host_warnings target)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
+  endif()
+endfunction()
+
+function(strata_add_host_executable target)
+  add_executable(${target} ${ARGN})
+  target_link_libraries(${target} PRIVATE strata::strata)
+  strata_host_warnings(${target})
+endfunction()
+
+# A CUDA executable: CMake's own architecture handling is switched off (CUDA_ARCHITECTURES OFF)
+# because each .cu file carries its own --generate-code options, chosen by its name.
+function(strata_add_cuda_executable target)
+  add_executable(${target} ${ARGN})
+  set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES OFF)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  target_link_libraries(${target} PRIVATE strata::strata CUDA::cudart CUDA::cublas)
+  strata_host_warnings(${target})
+  strata_set_cuda_arch(${target} ${ARGN})
+endfunction()
+
+# strata_add_test_folder(TARGET <name> DIR <folder> PATTERN <glob> PREFIX <test-prefix> [CUDA])
+# Every file in <folder> matching <glob> goes into one GoogleTest executable <name>; its tests
+# are listed at test time (PRE_TEST, so a new TEST() needs no re-configure) as <prefix>.Suite.Test
+# and labelled <prefix>.
+# A missing or empty folder adds nothing. Tests include shared helpers as "common/....hpp".
+function(strata_add_test_folder)
+  cmake_parse_arguments(arg "CUDA" "TARGET;DIR;PATTERN;PREFIX" "" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS "${arg_DIR}/${arg_PATTERN}")
+  if(NOT sources)
+    return()
+  endif()
+  if(arg_CUDA)
+    strata_add_cuda_executable(${arg_TARGET} ${sources})
+  else()
+    strata_add_host_executable(${arg_TARGET} ${sources})
+  endif()
+  target_include_directories(${arg_TARGET} PRIVATE "${PROJECT_SOURCE_DIR}/test")
+  target_link_libraries(${arg_TARGET} PRIVATE GTest::gtest_main)
+  gtest_discover_tests(${arg_TARGET}
+    TEST_PREFIX "${arg_PREFIX}."
+    DISCOVERY_MODE PRE_TEST
+    DISCOVERY_TIMEOUT 60
+    # One label only: CMake 3.25 writes a list-valued property of discovered tests unquoted,
+    # so a second label would be taken for a property name.
+    PROPERTIES LABELS "${arg_PREFIX}")
+endfunction()
+
+# strata_add_compile_fail_tests(DIR <folder> PREFIX <test-prefix>)
+# Every <folder>/*.cpp must fail to compile with a diagnostic matching the CMake regex on its
+# first line, "// expect: <regex>". A file that compiles, or whose errors do not match, fails
+# its test (see StrataCompileFail.cmake). Compiled with the host compiler, -fsyntax-only.
+function(strata_add_compile_fail_tests)
+  cmake_parse_arguments(arg "" "DIR;PREFIX" "" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS "${arg_DIR}/*.cpp")
+  foreach(src IN LISTS sources)
+    get_filename_component(stem "${src}" NAME_WE)
+    add_test(NAME "${arg_PREFIX}.${stem}"
+      COMMAND "${CMAKE_COMMAND}"
+        "-DCOMPILER=${CMAKE_CXX_COMPILER}"
+        "-DSOURCE=${src}"
+        "-DINCLUDE_DIR=${PROJECT_SOURCE_DIR}/include"
+        -P "${PROJECT_SOURCE_DIR}/cmake/StrataCompileFail.cmake")
+    set_tests_properties("${arg_PREFIX}.${stem}" PROPERTIES LABELS "compile_fail")
+  endforeach()
+endfunction()
+
+# strata_add_header_checks(HOST_DIRS <folders> CUDA_DIRS <folders> COUNT_VAR <var>)
+# For each header under HOST_DIRS (relative to include/), a generated .cpp that includes only it,
+# compiled by the host compiler into the object library strata_header_check_host; for each header
+# under CUDA_DIRS, a generated .cu compiled by nvcc (sm_90a when its path contains "sm90", else
+# the Ampere gencode) into strata_header_check_cuda, only when CUDA is enabled. A header that
+# does not compile alone breaks the build. Sets <var>_HOST and <var>_CUDA to the header counts.
+function(strata_add_header_checks)
+  cmake_parse_arguments(arg "" "COUNT_VAR" "HOST_DIRS;CUDA_DIRS" ${ARGN})
+  set(include_root "${PROJECT_SOURCE_DIR}/include")
+  set(out_root "${CMAKE_CURRENT_BINARY_DIR}/header_check")
+
+  foreach(kind IN ITEMS HOST CUDA)
+    set(headers "")
+    foreach(dir IN LISTS arg_${kind}_DIRS)
+      file(GLOB_RECURSE found CONFIGURE_DEPENDS RELATIVE "${include_root}"
+        "${include_root}/${dir}/*.hpp" "${include_root}/${dir}/*.cuh" "${include_root}/${dir}/*.h")
+      list(APPEND headers ${found})
+    endforeach()
+    list(SORT headers)
+    list(LENGTH headers count)
+    set(${arg_COUNT_VAR}_${kind} ${count} PARENT_SCOPE)
+    if(count EQUAL 0 OR (kind STREQUAL "CUDA" AND NOT STRATA_ENABLE_CUDA))
+      continue()
+    endif()
+
+    if(kind STREQUAL "HOST")
+      set(ext "cpp")
+      set(target strata_header_check_host)
+    else()
+      set(ext "cu")
+      set(target strata_header_check_cuda)
+    endif()
+    set(generated "")
+    foreach(header IN LISTS headers)
+      # file(CONFIGURE) rewrites only on change, so re-configuring rebuilds nothing.
+      set(source "${out_root}/${header}.${ext}")
+      file(CONFIGURE OUTPUT "${source}" CONTENT "#include <${header}>\n" @ONLY)
+      list(APPEND generated "${source}")
+    endforeach()
+
+    add_library(${target} OBJECT ${generated})
+    target_link_libraries(${target} PRIVATE strata::strata)
+    if(kind STREQUAL "HOST")
+      strata_host_warnings(${target})
+    else()
+      set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES OFF)
+      foreach(header IN LISTS headers)
+        strata_cuda_arch_options(arch "${header}")
+        set_source_files_properties("${out_root}/${header}.${ext}" TARGET_DIRECTORY ${target}
+          PROPERTIES COMPILE_OPTIONS "${arch}")
+      endforeach()
+    endif()
+  endforeach()
+endfunction()

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# On the GPU machine (ninja, nvcc, one GPU): configure build/gpu, build everything, run every
+# test (GPU ones included), then run each bench binary briefly. Logs go to $OUT (default
+# ./gpu-out); a summary table closes the run. A failed stage does not stop the later ones, but
+# the script exits non-zero if any failed.
+#   OUT=<dir>            where logs and bench JSON go
+#   BENCH_FLAGS="..."    flags for every bench binary (default: a short --benchmark_min_time;
+#                        a plain number of seconds is accepted by Google Benchmark 1.7 and 1.8+)
+#   BENCH_TIMEOUT=<s>    per bench binary (default 600)
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+
+OUT=${OUT:-./gpu-out}
+mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
+BUILD=build/gpu
+BENCH_FLAGS=${BENCH_FLAGS:---benchmark_min_time=0.05}
+BENCH_TIMEOUT=${BENCH_TIMEOUT:-600}
+
+if ! command -v nvcc >/dev/null 2>&1 && [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+fi
+
+rows=()      # "stage|status|seconds|log"
+failed=0
+
+# stage <name> <log> <command...>: runs the command with its output in <log>, records a row.
+stage() {
+  local name=$1 log=$2
+  shift 2
+  echo "== $name"
+  local start=$SECONDS
+  "$@" >"$log" 2>&1
+  local rc=$?
+  local seconds=$((SECONDS - start))
+  if ((rc == 0)); then
+    rows+=("$name|ok|$seconds|$log")
+  else
+    rows+=("$name|FAILED ($rc)|$seconds|$log")
+    failed=1
+    echo "-- $name failed ($rc); last lines of $log:"
+    tail -n 40 "$log"
+  fi
+  return $rc
+}
+
+{
+  date -u
+  git rev-parse HEAD 2>/dev/null
+  nvidia-smi 2>&1
+  nvcc --version 2>&1
+  cmake --version | head -n 1
+  ninja --version
+} >"$OUT/machine.log" 2>&1
+
+stage configure "$OUT/configure.log" \
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTRATA_ENABLE_CUDA=ON \
+    -DSTRATA_BUILD_TESTS=ON -DSTRATA_BUILD_EXAMPLES=ON -DSTRATA_BUILD_BENCH=ON
+
+stage build "$OUT/build.log" cmake --build "$BUILD"
+
+# The bench binaries run below, with short settings, so the `bench` test is left out here.
+stage ctest "$OUT/ctest.log" \
+  ctest --test-dir "$BUILD" --output-on-failure --label-exclude bench \
+    --output-junit "$OUT/ctest-junit.xml"
+tests_line=$(grep -E "tests passed|tests failed" "$OUT/ctest.log" | tail -n 1)
+skipped=$(grep -c "\*\*\*Skipped" "$OUT/ctest.log")
+
+shopt -s nullglob
+for bin in "$BUILD"/bench/*; do
+  [[ -f "$bin" && -x "$bin" ]] || continue
+  name=$(basename "$bin")
+  # shellcheck disable=SC2086  # BENCH_FLAGS is a list of flags
+  stage "bench $name" "$OUT/bench-$name.log" \
+    timeout "$BENCH_TIMEOUT" "$bin" $BENCH_FLAGS \
+      --benchmark_out="$OUT/bench-$name.json" --benchmark_out_format=json
+  cat "$OUT/bench-$name.log"
+done
+
+echo
+gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+echo "== summary (${gpu_name:-no GPU found})"
+printf '%-28s %-14s %8s  %s\n' stage status seconds log
+for row in "${rows[@]}"; do
+  IFS='|' read -r name status seconds log <<<"$row"
+  printf '%-28s %-14s %8s  %s\n' "$name" "$status" "$seconds" "$log"
+done
+[[ -n "$tests_line" ]] && echo "ctest: $tests_line ($skipped skipped)"
+exit "$failed"
