@@ -108,7 +108,10 @@ STRATA_HD auto complement(Layout<S, D> const& a, C const& cotarget) {
   auto fs = wrap(f.shape());
   auto fd = wrap(f.stride());
   using FD = std::remove_cvref_t<decltype(fd)>;
-  if constexpr (is_static_v<FD> && is_static_v<decltype(fs)>) {
+  if constexpr (is_constant_v<1, decltype(size(f))>) {
+    // Nothing of a is left after filtering (all broadcast or empty): the complement is all of it.
+    return make_layout(cotarget, Int<1>{});
+  } else if constexpr (is_static_v<FD> && is_static_v<decltype(fs)>) {
     constexpr auto order = detail::stride_order(detail::to_array<long long>(FD{}));
     constexpr int R = rank_v<FD>;
     // Walk the modes by increasing stride; each gap between them becomes a mode of the complement.
