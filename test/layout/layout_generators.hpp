@@ -85,6 +85,14 @@ std::set<Index> image(L const& l) {
   return std::set<Index>(v.begin(), v.end());
 }
 
+// The leaves of an IntTuple, in order.
+template <class T>
+std::vector<Index> flat_values(T const& t) {
+  std::vector<Index> v;
+  strata::for_each(strata::wrap(strata::flatten(t)), [&](auto x) { v.push_back(Index(x)); });
+  return v;
+}
+
 // ---- flat reference ----------------------------------------------------------------------------
 
 // A layout given by its leaves in colexicographic order; evaluated without the library.
@@ -188,6 +196,28 @@ inline bool complement_tractable(FlatLayout const& a, Index* span = nullptr) {
   }
   if (span) *span = cur;
   return true;
+}
+
+// CuTe's complement of a tractable layout, computed independently: the gaps between the sorted
+// modes, then the repetition up to cotarget; size-1 modes dropped. The last mode is the
+// repetition, so a later composition may run past it (CuTe's unbounded last mode).
+inline FlatLayout reference_complement(FlatLayout const& a, Index cotarget) {
+  std::vector<std::pair<Index, Index>> modes;  // (stride, shape)
+  for (std::size_t k = 0; k < a.shape.size(); ++k)
+    if (a.shape[k] != 1 && a.stride[k] != 0) modes.push_back({a.stride[k], a.shape[k]});
+  std::sort(modes.begin(), modes.end());
+  FlatLayout r;
+  Index cur = 1;
+  for (auto [d, s] : modes) {
+    if (d / cur != 1) {
+      r.shape.push_back(d / cur);
+      r.stride.push_back(cur);
+    }
+    cur = d * s;
+  }
+  r.shape.push_back((cotarget + cur - 1) / cur);
+  r.stride.push_back(cur);
+  return r;
 }
 
 // ---- structures --------------------------------------------------------------------------------
