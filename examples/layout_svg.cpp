@@ -1,6 +1,7 @@
 // layout_svg: draws the layout you type, as an SVG picture on standard output.
 //
 //   layout_svg '(4,(2,3)):(2,(1,8))' > layout.svg     each cell (m, n) labelled with its index
+//   layout_svg --mod 8 '(8,8):(8,1)' > layout.svg     coloured by index % 8 (banks, chunks)
 //   layout_svg --tv '((4,8),(2,2)):((32,1),(16,8))' 16 8 > tv.svg
 //                                                     a thread–value layout over an M x N tile:
 //                                                     cells labelled T<thread>V<value>
@@ -21,10 +22,11 @@ constexpr long long max_cells = 65536;  // beyond this the picture is too large 
 constexpr char example_layout[] = "(4,(2,3)):(2,(1,8))";
 
 int usage(std::ostream& os, int status) {
-  os << "usage: layout_svg LAYOUT > out.svg\n"
+  os << "usage: layout_svg [--mod K] LAYOUT > out.svg\n"
         "       layout_svg --tv TV_LAYOUT M N > out.svg\n"
-        "LAYOUT is shape:stride, e.g. '" << example_layout << "'; TV_LAYOUT maps (thread, value) to\n"
-        "the column-major index m + n * M of an M x N tile.\n";
+        "LAYOUT is shape:stride, e.g. '" << example_layout << "'. Cells are shaded by index, or\n"
+        "coloured by index % K with --mod K. TV_LAYOUT maps (thread, value) to the column-major\n"
+        "index m + n * M of an M x N tile.\n";
   return status;
 }
 
@@ -79,8 +81,15 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  int colour_modulus = 0;
+  if (first == "--mod") {
+    if (argc != 4) return usage(std::cerr, 2);
+    colour_modulus = int(parse_extent(argv[2], "K"));
+    argv += 2;
+    argc -= 2;
+  }
   if (argc > 2) return usage(std::cerr, 2);
-  std::string text = first;
+  std::string text = argc > 1 ? argv[1] : "";
   if (argc == 1) {
     // Run bare (as the example test does), it draws the example from the usage line.
     std::cerr << "layout_svg: no layout given, drawing " << example_layout << " (--help for usage)\n";
@@ -94,6 +103,6 @@ int main(int argc, char** argv) {
               << " are drawn together as the columns, as " << grouped << '\n';
     layout = grouped;
   }
-  strata::print_svg(std::cout, layout);
+  strata::print_svg(std::cout, layout, colour_modulus);
   return 0;
 }

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "io.hpp"
@@ -34,17 +35,17 @@ struct Grid {
 template <class Cell>
 Grid(long long, long long, Cell) -> Grid<Cell>;
 
-// Plain layouts carry their rank in their type; other layout-like types either tell it at run
-// time through a `rank()` member (parsed layouts) or are taken to be rank 2 (composed layouts).
-// A rank-1 layout is one row: cell (0, n) holds l(n).
+// Plain and composed layouts carry their rank in their type (a static member `rank`); other
+// layout-like types either tell it at run time through a `rank()` member (parsed layouts) or are
+// taken to be rank 2. A rank-1 layout is one row: cell (0, n) holds l(n).
 template <class L>
 auto grid_view(L const& l) {
   // Generic lambdas: a body is only instantiated where it is used, so a rank-1 layout is never
   // asked for l(m, n).
   auto one_row = [&l](auto, auto n) { return static_cast<long long>(l(n)); };
   auto two_d = [&l](auto m, auto n) { return static_cast<long long>(l(m, n)); };
-  if constexpr (PlainLayout<L>) {
-    constexpr int R = rank_v<typename L::Shape>;
+  if constexpr (requires { std::integral_constant<int, L::rank>{}; }) {
+    constexpr int R = L::rank;
     static_assert(R == 1 || R == 2,
                   "printing: a layout is drawn in 2-D, so its rank must be 1 or 2 "
                   "(gather modes first, e.g. group<1, rank>(l))");

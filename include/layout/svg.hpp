@@ -3,6 +3,9 @@
 //   print_svg(os, l)               the grid of print_layout: one cell per coordinate (m, n) of a
 //                                  rank-2 (or rank-1) layout, labelled with its index l(m, n) and
 //                                  shaded by it, light for the smallest index, dark for the largest
+//   print_svg(os, l, k)            the same, coloured by l(m, n) % k instead: with k = 8, say, the
+//                                  cells that fall in the same one of 8 banks or chunks match, which
+//                                  is how a swizzle shows it spreads every column over all of them
 //   print_svg_tv(os, tv, tile_mn)  an M x N tile of which a thread–value layout tv hands each thread
 //                                  its values: cell (m, n) is labelled T<t>V<v> for the (t, v) with
 //                                  tv(t, v) == m + n * M, and coloured by thread t
@@ -83,17 +86,18 @@ inline std::array<int, 3> index_shade(double t) {
   return c;
 }
 
-// One colour per thread, cycling through the eight of CuTe's print_latex so the pictures match.
 inline std::string tv_label(long long t, long long v) {
   return "T" + std::to_string(t) + "V" + std::to_string(v);
 }
 
-inline std::string thread_colour(long long t) {
+// Eight light colours, those of CuTe's print_latex so the pictures match, used in turn: one per
+// thread in print_svg_tv, one per residue in print_svg with a colour modulus.
+inline std::string palette_colour(long long k) {
   static constexpr std::array<std::array<int, 3>, 8> palette{{{175, 175, 255}, {175, 255, 175},
                                                              {255, 255, 175}, {255, 175, 175},
                                                              {210, 210, 255}, {210, 255, 210},
                                                              {255, 255, 210}, {255, 210, 210}}};
-  return hex_colour(palette[std::size_t(t % 8)]);
+  return hex_colour(palette[std::size_t(k % 8)]);
 }
 
 // The document around the cells: caption, column and row numbers. `draw_cells` writes the cells.
@@ -138,10 +142,12 @@ std::string caption_of(L const& l) {
 
 }  // namespace detail
 
-// print_svg(os, l): an SVG document with one cell per coordinate (m, n) of l, at row m and column
-// n as in print_layout, labelled l(m, n) and shaded from light (smallest index) to dark (largest).
+// print_svg(os, l, colour_modulus): an SVG document with one cell per coordinate (m, n) of l, at
+// row m and column n as in print_layout, labelled l(m, n). With colour_modulus 0 the cells are
+// shaded from light (smallest index) to dark (largest); with k > 0 a cell gets colour l(m, n) % k of
+// the eight-colour palette of print_svg_tv (residues k apart from 8 share a colour when k > 8).
 template <class L>
-void print_svg(std::ostream& os, L const& l) {
+void print_svg(std::ostream& os, L const& l, int colour_modulus = 0) {
   auto cells = detail::grid_view(l);
   long long lo = 0, hi = 0;
   std::size_t longest = 1;
@@ -158,17 +164,22 @@ void print_svg(std::ostream& os, L const& l) {
     for (long long m = 0; m < cells.rows; ++m) {
       for (long long n = 0; n < cells.cols; ++n) {
         long long idx = cells(m, n);
-        double t = hi == lo ? 0.0 : double(idx - lo) / double(hi - lo);
-        detail::write_svg_cell(os, g, m, n, detail::hex_colour(detail::index_shade(t)), std::to_string(idx),
-                               t > 0.55);
+        if (colour_modulus > 0) {
+          long long residue = ((idx % colour_modulus) + colour_modulus) % colour_modulus;
+          detail::write_svg_cell(os, g, m, n, detail::palette_colour(residue), std::to_string(idx), false);
+        } else {
+          double t = hi == lo ? 0.0 : double(idx - lo) / double(hi - lo);
+          detail::write_svg_cell(os, g, m, n, detail::hex_colour(detail::index_shade(t)), std::to_string(idx),
+                                 t > 0.55);
+        }
       }
     }
   });
 }
 
 template <class L>
-void print_svg(L const& l) {
-  print_svg(std::cout, l);
+void print_svg(L const& l, int colour_modulus = 0) {
+  print_svg(std::cout, l, colour_modulus);
 }
 
 // print_svg_tv(os, tv, tile_mn): the M x N tile (tile_mn a shape (M, N), or a layout whose shape
@@ -221,7 +232,7 @@ void print_svg_tv(std::ostream& os, TV const& tv, TileMN const& tile_mn) {
         if (o.thread < 0) {
           detail::write_svg_cell(os, g, m, n, "#ffffff", "", false);
         } else {
-          detail::write_svg_cell(os, g, m, n, detail::thread_colour(o.thread), detail::tv_label(o.thread, o.value),
+          detail::write_svg_cell(os, g, m, n, detail::palette_colour(o.thread), detail::tv_label(o.thread, o.value),
                                  false);
         }
       }

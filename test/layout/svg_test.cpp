@@ -168,6 +168,13 @@ std::string svg_of(L const& l) {
   return os.str();
 }
 
+template <class L>
+std::string svg_of_modulo(L const& l, int modulus) {
+  std::ostringstream os;
+  print_svg(os, l, modulus);
+  return os.str();
+}
+
 template <class TV, class Tile>
 std::string svg_tv_of(TV const& tv, Tile const& tile) {
   std::ostringstream os;
@@ -223,6 +230,19 @@ TEST(Svg, ShadedByIndex) {
     fills.insert(rects[std::size_t(m * 4)].attrs.at("fill"));
   }
   EXPECT_EQ(fills.size(), 3u);
+}
+
+TEST(Svg, ColouredByIndexModulo) {
+  // Row-major 4x8 coloured by index % 8: each column is one colour, the eight columns all differ.
+  Document d = read_svg(svg_of_modulo(make_layout(make_shape(4, 8), make_stride(8, 1)), 8));
+  auto rects = d.cells("rect");
+  ASSERT_EQ(rects.size(), 32u);
+  std::set<std::string> fills;
+  for (std::size_t n = 0; n < 8; ++n) {
+    for (std::size_t m = 1; m < 4; ++m) EXPECT_EQ(rects[m * 8 + n].attrs.at("fill"), rects[n].attrs.at("fill"));
+    fills.insert(rects[n].attrs.at("fill"));
+  }
+  EXPECT_EQ(fills.size(), 8u);
 }
 
 TEST(Svg, RankOneIsOneRowAndStaticLayoutsWork) {
