@@ -1,6 +1,7 @@
 // print_layout and print_tensor: the exact text of the tables.
 #include <layout/layout.hpp>
 #include <layout/print.hpp>
+#include <layout/tensor.hpp>
 
 #include <gtest/gtest.h>
 
@@ -140,6 +141,27 @@ TEST(PrintTensor, RankOneIsOneRowAndColumnsAlignToTheWidestValue) {
   EXPECT_EQ(tensor_table(t),
             "3:1\n"
             "    7  -12  100\n");
+}
+
+TEST(PrintTensor, StrataTensorsViewsSlicesAndIdentityTensors) {
+  std::vector<int> buffer(12);
+  for (int i = 0; i < 12; ++i) buffer[std::size_t(i)] = 10 * i;
+  auto t = make_tensor(make_gmem_ptr(buffer.data()), make_shape(_3{}, _4{}));
+  EXPECT_EQ(tensor_table(t),
+            "(_3,_4):(_1,_3)\n"
+            "    0   30   60   90\n"
+            "   10   40   70  100\n"
+            "   20   50   80  110\n");
+  EXPECT_EQ(tensor_table(t(1, _)), "(_4):(_3)\n   10   40   70  100\n");
+  // An identity tensor holds coordinates, and they print as tuples.
+  EXPECT_EQ(tensor_table(make_identity_tensor(make_shape(2, 2))),
+            "(2,2):(_1@0,_1@1)\n"
+            "  (0,0)  (0,1)\n"
+            "  (1,0)  (1,1)\n");
+  auto fragment = make_tensor<float>(Shape<_2, _1>{});
+  fragment(0) = 0.5f;
+  fragment(1) = -1.25f;
+  EXPECT_EQ(tensor_table(fragment), "(_2,_1):(_1,_0)\n    0.5\n  -1.25\n");
 }
 
 TEST(PrintTensor, RequiresALayoutAndElementAccess) {
