@@ -43,7 +43,9 @@ STRATA_HD auto upcast_mode(S const& s, D const& d) {
     static_assert(divides_either<Int<N>, D>(), "upcast: each static stride must divide or be a multiple of N");
     return make_tuple(shape_div(s, shape_div(Int<N>{}, d)), shape_div(d, Int<N>{}));
   } else {
-    return make_tuple(s, d / N);  // a dynamic stride is assumed to be a multiple of N
+    // The static rule at run time: a unit stride shrinks its mode, a multiple of N is divided.
+    if (d == 0) return make_tuple(decltype(shape_div(s, shape_div(N, d)))(s), decltype(shape_div(d, N))(d));
+    return make_tuple(shape_div(s, shape_div(N, d)), shape_div(d, N));
   }
 }
 template <int N, class S, class D>
@@ -55,7 +57,7 @@ STRATA_HD auto downcast_mode(S const& s, D const& d) {
   } else if constexpr (is_constant_v<1, D>) {
     return make_tuple(s * Int<N>{}, d);
   } else {
-    return make_tuple(make_tuple(Int<N>{}, s), make_tuple(Int<1>{}, d * Int<N>{}));
+    return make_tuple(s, d * Int<N>{});  // the N sub-elements live in the unit-stride mode
   }
 }
 }  // namespace detail
@@ -69,7 +71,7 @@ STRATA_HD auto upcast(Layout<S, D> const& l) {
 }
 
 // downcast<N>(l): the layout of l in units N times smaller; the unit-stride mode grows by N, every
-// other mode gains an inner contiguous mode of size N.
+// other stride is multiplied by N (CuTe). A layout without a unit-stride mode loses the sub-elements.
 template <int N, class S, class D>
 STRATA_HD auto downcast(Layout<S, D> const& l) {
   auto r = detail::downcast_mode<N>(l.shape(), l.stride());

@@ -138,16 +138,16 @@ struct Tensor : private detail::TupleBase<std::index_sequence<0, 1>, Engine, Lay
 // make_tensor(it, layout): the view whose element c is it[layout(c)].
 template <TensorIterator It, class L>
   requires(!IntTuple<L>)
-STRATA_HD auto make_tensor(It const& it, L const& layout) {
+STRATA_HD auto make_tensor(It it, L const& layout) {
   return Tensor<ViewEngine<It>, L>(ViewEngine<It>{it}, layout);
 }
 // make_tensor(it, shape, ...): the view over make_layout(shape, ...) (column-major by default).
 template <TensorIterator It, IntTuple S>
-STRATA_HD auto make_tensor(It const& it, S const& shape) {
+STRATA_HD auto make_tensor(It it, S const& shape) {
   return make_tensor(it, make_layout(shape));
 }
 template <TensorIterator It, class A, class B, class... Rest>
-STRATA_HD auto make_tensor(It const& it, A const& a, B const& b, Rest const&... rest) {
+STRATA_HD auto make_tensor(It it, A const& a, B const& b, Rest const&... rest) {
   return make_tensor(it, make_layout(a, b, rest...));
 }
 
