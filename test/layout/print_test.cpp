@@ -1,6 +1,7 @@
 // print_layout and print_tensor: the exact text of the tables.
 #include <layout/layout.hpp>
 #include <layout/print.hpp>
+#include <layout/swizzle.hpp>
 #include <layout/tensor.hpp>
 
 #include <gtest/gtest.h>
@@ -95,6 +96,30 @@ TEST(PrintLayout, AlgebraResultsPrint) {
   auto text = layout_table(l);
   EXPECT_NE(text.find(" 0  | 0 | 2 | 4 | 6 |"), std::string::npos) << text;
   EXPECT_NE(text.find(" 1  | 1 | 3 | 5 | 7 |"), std::string::npos) << text;
+}
+
+TEST(PrintLayout, SwizzledLayouts) {
+  // Swizzle<2,0,2> XORs bits 2..3 (the row of a 4x4 row-major tile) into bits 0..1 (the column).
+  auto swizzled = composition(Swizzle<2, 0, 2>{}, make_layout(Shape<_4, _4>{}, LayoutRight{}));
+  EXPECT_EQ(layout_table(swizzled),
+            "Sw<2,0,2> o _0 o (_4,_4):(_4,_1)\n"
+            "       0    1    2    3\n"
+            "    +----+----+----+----+\n"
+            " 0  |  0 |  1 |  2 |  3 |\n"
+            "    +----+----+----+----+\n"
+            " 1  |  5 |  4 |  7 |  6 |\n"
+            "    +----+----+----+----+\n"
+            " 2  | 10 | 11 |  8 |  9 |\n"
+            "    +----+----+----+----+\n"
+            " 3  | 15 | 14 | 13 | 12 |\n"
+            "    +----+----+----+----+\n");
+  // Rank 1: one row.
+  EXPECT_EQ(layout_table(composition(Swizzle<1, 0, 1>{}, Layout<_4, _1>{})),
+            "Sw<1,0,1> o _0 o _4:_1\n"
+            "      0   1   2   3\n"
+            "    +---+---+---+---+\n"
+            " 0  | 0 | 1 | 3 | 2 |\n"
+            "    +---+---+---+---+\n");
 }
 
 // A layout-like type that is neither a Layout nor printable: only size<0>, size<1> and l(m, n).

@@ -4,6 +4,7 @@
 #include <layout/layout.hpp>
 #include <layout/parse.hpp>
 #include <layout/svg.hpp>
+#include <layout/swizzle.hpp>
 
 #include <gtest/gtest.h>
 
@@ -243,6 +244,29 @@ TEST(Svg, ColouredByIndexModulo) {
     fills.insert(rects[n].attrs.at("fill"));
   }
   EXPECT_EQ(fills.size(), 8u);
+}
+
+TEST(Svg, SwizzleSpreadsEveryColumnOverAllBanks) {
+  // 8x8 chunks row by row, coloured by chunk % 8: unswizzled each column is one colour; with
+  // Swizzle<3,0,3> every row and every column holds all eight.
+  auto rows = make_layout(Shape<_8, _8>{}, LayoutRight{});
+  auto distinct_fills = [](Document const& d, bool by_column) {
+    auto rects = d.cells("rect");
+    std::set<std::size_t> counts;
+    for (std::size_t a = 0; a < 8; ++a) {
+      std::set<std::string> fills;
+      for (std::size_t b = 0; b < 8; ++b) fills.insert(rects[by_column ? b * 8 + a : a * 8 + b].attrs.at("fill"));
+      counts.insert(fills.size());
+    }
+    return counts;
+  };
+  Document plain = read_svg(svg_of_modulo(rows, 8));
+  EXPECT_EQ(distinct_fills(plain, true), std::set<std::size_t>{1});
+  Document swizzled = read_svg(svg_of_modulo(composition(Swizzle<3, 0, 3>{}, rows), 8));
+  EXPECT_EQ(swizzled.count("rect"), 64u);
+  EXPECT_EQ(swizzled.elements[1].text, "Sw<3,0,3> o _0 o (_8,_8):(_8,_1)");
+  EXPECT_EQ(distinct_fills(swizzled, true), std::set<std::size_t>{8});
+  EXPECT_EQ(distinct_fills(swizzled, false), std::set<std::size_t>{8});
 }
 
 TEST(Svg, RankOneIsOneRowAndStaticLayoutsWork) {
