@@ -44,7 +44,13 @@ STRATA_HD auto make_tile(Ts const&... ts) { return make_tuple(ts...); }
 
 // ---- Underscore: "all of this mode" in a coordinate --------------------------------------------
 struct Underscore {};
+// Device code may not refer to a namespace-scope constexpr object of class type, only to a
+// __device__ variable, so the device pass of nvcc sees `_` as one (CuTe does the same).
+#if defined(__CUDA_ARCH__)
+static const __device__ Underscore _{};
+#else
 inline constexpr Underscore _{};
+#endif
 
 template <class T>
 struct has_underscore : Bool<std::is_same_v<T, Underscore>> {};
