@@ -2,7 +2,7 @@
 //
 // These sort or chain a layout's modes by stride. With static strides that happens at compile time
 // and the result is exact and minimal. With dynamic strides it happens at run time; the result then
-// has a fixed number of modes, the meaningful ones first and padding modes 1:0 after them.
+// has a fixed number of modes: padding modes 1:0 first, then the meaningful ones.
 #pragma once
 
 #include <array>
@@ -37,6 +37,16 @@ template <class T, std::size_t N>
 STRATA_HD auto array_to_tuple(std::array<T, N> const& a) {
   return [&]<std::size_t... Is>(std::index_sequence<Is...>) { return make_tuple(a[Is]...); }(
       std::make_index_sequence<N>{});
+}
+
+// The first n entries of a moved to the back, the front filled with `pad`: run-time results keep
+// their meaningful modes last, so the last mode, which a composition may extend, is a real one.
+template <class T, std::size_t N>
+STRATA_HD std::array<T, N> pad_front(std::array<T, N> const& a, std::size_t n, T pad) {
+  std::array<T, N> r{};
+  for (std::size_t i = 0; i < N - n; ++i) r[i] = pad;
+  for (std::size_t i = 0; i < n; ++i) r[N - n + i] = a[i];
+  return r;
 }
 
 // Sorting permutation of N strides (insertion sort: N is small and it runs in constexpr).
@@ -150,8 +160,8 @@ STRATA_HD auto complement(Layout<S, D> const& a, C const& cotarget) {
       rd[n] = rest == 1 ? 0 : curr;
       ++n;
     }
-    for (; n < N + 1; ++n) { rs[n] = 1; rd[n] = 0; }
-    return detail::make_flat_layout(detail::array_to_tuple(rs), detail::array_to_tuple(rd));
+    return detail::make_flat_layout(detail::array_to_tuple(detail::pad_front(rs, n, T(1))),
+                                    detail::array_to_tuple(detail::pad_front(rd, n, T(0))));
   }
 }
 
@@ -203,8 +213,8 @@ STRATA_HD auto right_inverse(Layout<S, D> const& a) {
         if (s[i] != 1 && d[i] == next) { rs[n] = s[i]; rd[n] = p[i]; ++n; next = s[i] * d[i]; found = true; break; }
       }
     }
-    for (; n < R; ++n) { rs[n] = 1; rd[n] = 0; }
-    return detail::make_flat_layout(detail::array_to_tuple(rs), detail::array_to_tuple(rd));
+    return detail::make_flat_layout(detail::array_to_tuple(detail::pad_front(rs, n, T(1))),
+                                    detail::array_to_tuple(detail::pad_front(rd, n, T(0))));
   }
 }
 

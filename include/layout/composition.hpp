@@ -105,39 +105,50 @@ STRATA_HD auto filter(Layout<S, D> const& l) {
 // ---- composition -------------------------------------------------------------------------------
 
 namespace detail {
-// Composes the flat layout (fs, fd) with the rank-1 layout s:d (integer s, d).
+// Composes the flat layout (fs, fd) with the rank-1 layout s:d (integer s, d != 0): walk the modes
+// of a but the last, skipping `d` elements of the domain (dividing the stride out), then taking up
+// to `s` elements from what remains of each mode; the last mode takes whatever is left.
+template <class FS, class FD, class S, class D>
+STRATA_HD auto compose_walk(FS const& fs, FD const& fd, S const& s, D const& d) {
+  constexpr int R = rank_v<FS>;
+  auto walk = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return fold(make_tuple(Int<int(Is)>{}...),
+                make_tuple(make_tuple(), make_tuple(), d, s),  // result shapes, strides, rest stride, rest shape
+                [&](auto const& acc, auto i) {
+                  constexpr int I = decltype(i)::value;
+                  auto ai_s = get<I>(fs);
+                  auto ai_d = get<I>(fd);
+                  auto rest_d = get<2>(acc);
+                  auto rest_s = get<3>(acc);
+                  static_assert(divides_either<decltype(ai_s), decltype(rest_d)>(),
+                                "composition: the stride of b must divide or be divided by the shape of a");
+                  auto new_s = shape_div(ai_s, rest_d);
+                  auto new_d = ai_d * shape_div(ai_s, new_s);
+                  auto next_rest_d = shape_div(rest_d, ai_s);
+                  auto take_s = min(new_s, rest_s);
+                  static_assert(divides_either<decltype(take_s), decltype(rest_s)>(),
+                                "composition: the shape of b must divide or be divided by the shapes of a it spans");
+                  auto next_rest_s = shape_div(rest_s, take_s);
+                  auto pushed = detail::coalesce_push(get<0>(acc), get<1>(acc), take_s, new_d);
+                  return make_tuple(get<0>(pushed), get<1>(pushed), next_rest_d, next_rest_s);
+                });
+  }(std::make_index_sequence<R - 1>{});
+  auto last = detail::coalesce_push(get<0>(walk), get<1>(walk), get<3>(walk), get<R - 1>(fd) * get<2>(walk));
+  return make_flat_layout(get<0>(last), get<1>(last));
+}
+
 template <class FS, class FD, class S, class D>
 STRATA_HD auto compose_flat(FS const& fs, FD const& fd, S const& s, D const& d) {
-  constexpr int R = rank_v<FS>;
   if constexpr (is_constant_v<0, D>) {
     return make_layout(s, d);
+  } else if constexpr (DynamicInt<D>) {
+    // A run-time stride of 0 is a broadcast: walk as for stride 1 (any split of s will do) and
+    // zero every stride of the result. The strides are run-time values either way.
+    auto walked = compose_walk(fs, fd, s, d == 0 ? D(1) : d);
+    auto strides = transform(wrap(walked.stride()), [&](auto const& x) { return D(x) * D(d != 0); });
+    return make_flat_layout(wrap(walked.shape()), strides);
   } else {
-    // Walk the modes of a but the last: skip `d` elements of the domain (divide the stride out),
-    // then take up to `s` elements from what remains of each mode.
-    auto walk = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return fold(make_tuple(Int<int(Is)>{}...),
-                  make_tuple(make_tuple(), make_tuple(), d, s),  // result shapes, strides, rest stride, rest shape
-                  [&](auto const& acc, auto i) {
-                    constexpr int I = decltype(i)::value;
-                    auto ai_s = get<I>(fs);
-                    auto ai_d = get<I>(fd);
-                    auto rest_d = get<2>(acc);
-                    auto rest_s = get<3>(acc);
-                    static_assert(divides_either<decltype(ai_s), decltype(rest_d)>(),
-                                  "composition: the stride of b must divide or be divided by the shape of a");
-                    auto new_s = shape_div(ai_s, rest_d);
-                    auto new_d = ai_d * shape_div(ai_s, new_s);
-                    auto next_rest_d = shape_div(rest_d, ai_s);
-                    auto take_s = min(new_s, rest_s);
-                    static_assert(divides_either<decltype(take_s), decltype(rest_s)>(),
-                                  "composition: the shape of b must divide or be divided by the shapes of a it spans");
-                    auto next_rest_s = shape_div(rest_s, take_s);
-                    auto pushed = detail::coalesce_push(get<0>(acc), get<1>(acc), take_s, new_d);
-                    return make_tuple(get<0>(pushed), get<1>(pushed), next_rest_d, next_rest_s);
-                  });
-    }(std::make_index_sequence<R - 1>{});
-    auto last = detail::coalesce_push(get<0>(walk), get<1>(walk), get<3>(walk), get<R - 1>(fd) * get<2>(walk));
-    return make_flat_layout(get<0>(last), get<1>(last));
+    return compose_walk(fs, fd, s, d);
   }
 }
 }  // namespace detail

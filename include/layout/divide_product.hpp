@@ -147,7 +147,7 @@ template <class SA, class DA, class SB, class DB>
 STRATA_HD auto blocked_product(Layout<SA, DA> const& a, Layout<SB, DB> const& b) {
   constexpr int R = rank_v<SA> > rank_v<SB> ? rank_v<SA> : rank_v<SB>;
   auto p = logical_product(append<R>(a), append<R>(b));
-  return zip_layouts(layout<0>(p), layout<1>(p));
+  return coalesce(zip_layouts(layout<0>(p), layout<1>(p)), repeat<R>(Int<1>{}));
 }
 
 // raked_product(a, b): like blocked_product with the two levels swapped in each mode: mode i is
@@ -156,7 +156,7 @@ template <class SA, class DA, class SB, class DB>
 STRATA_HD auto raked_product(Layout<SA, DA> const& a, Layout<SB, DB> const& b) {
   constexpr int R = rank_v<SA> > rank_v<SB> ? rank_v<SA> : rank_v<SB>;
   auto p = logical_product(append<R>(a), append<R>(b));
-  return zip_layouts(layout<1>(p), layout<0>(p));
+  return coalesce(zip_layouts(layout<1>(p), layout<0>(p)), repeat<R>(Int<1>{}));
 }
 
 // tile_to_shape(block, shape): block repeated column-major (blocked_product) until it covers shape,

@@ -308,9 +308,10 @@ TEST(ComposedLayout, ProductsFollowTheirDefinitions) {
           ASSERT_EQ(zp(make_coord(make_coord(r, c), make_coord(gr, gc))), by_mode);
           ASSERT_EQ(tp(make_coord(make_coord(r, c), gr, gc)), by_mode);
           ASSERT_EQ(fp(make_coord(r, c, gr, gc)), by_mode);
-          // blocked: ((r, gr), (c, gc)) is the atom at block (gr, gc) of a column-major grid.
-          ASSERT_EQ(bp(make_coord(make_coord(r, gr), make_coord(c, gc))), atom(r, c) + 512 * grid(gr, gc));
-          ASSERT_EQ(rp(make_coord(make_coord(gr, r), make_coord(gc, c))), atom(r, c) + 512 * grid(gr, gc));
+          // blocked: mode i is (atom_i, grid_i), indexed colexicographically (each mode may be
+          // coalesced, as CuTe does): the atom at block (gr, gc) of a column-major grid.
+          ASSERT_EQ(bp(make_coord(r + 8 * gr, c + 64 * gc)), atom(r, c) + 512 * grid(gr, gc));
+          ASSERT_EQ(rp(make_coord(gr + 2 * r, gc + 3 * c)), atom(r, c) + 512 * grid(gr, gc));
         }
   EXPECT_TRUE(evaluates_as(bp, Sw128{}, 0, blocked_product(atom.layout_b(), grid)));
 }
