@@ -1,0 +1,201 @@
+// Strata floor 3: the Ampere multistage mainloop. One CTA computes a BM × BN tile of A·B over a
+// range of K tiles:
+//
+//   global --cp.async (16 B, zero-fill at the edges)--> shared, Stages buffers ahead
+//   shared --ldmatrix--> registers, the next k-block while the current one multiplies
+//   registers --mma.sync--> accumulators
+//
+// Ragged edges: every 16-byte chunk is copied with a byte count clamped to what exists in its row
+// (or column), and the rest of the chunk is zero-filled, so M, N and K need not be multiples of
+// anything; only leading dimensions must keep 16-byte chunks aligned (Gemm::can_implement).
+#pragma once
+
+#include "../atom/arch/sm80.hpp"
+#include "sm80_config.hpp"
+
+namespace strata {
+
+namespace detail {
+
+// cp.async of `bytes` (0..16) real bytes into a 16-byte shared chunk, zero-filling the rest.
+// `src` must be a valid global address even when bytes == 0 (nothing is read then).
+STRATA_DEVICE __forceinline__ void cp_async_16_partial(void* smem_dst, void const* gmem_src, int bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const uint32_t dst = static_cast<uint32_t>(__cvta_generic_to_shared(smem_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem_src), "r"(bytes) : "memory");
+#else
+  (void)smem_dst; (void)gmem_src; (void)bytes;
+#endif
+}
+
+// The k-block kb of a (V, MMA_M, MMA_K) fragment as a (V, MMA_M, 1) fragment view.
+template <class Frag>
+STRATA_HD auto k_block(Frag& frag, int kb) {
+  auto l = frag.layout();
+  return make_tensor(frag.data() + layout<2>(l)(kb), make_layout(layout<0>(l), layout<1>(l), Layout<_1, _0>{}));
+}
+
+}  // namespace detail
+
+// What one CTA needs to know about its operands: the whole matrices as (rows, K) tensors in
+// global memory (A as (M, K), B as (N, K)), and the K-tile range it owns.
+template <class Config>
+struct Sm80MainloopArguments {
+  using TA = typename Config::ElementA;
+  using TB = typename Config::ElementB;
+  TA const* A;
+  int64_t lda;
+  TB const* B;
+  int64_t ldb;
+  int m, n, k;
+};
+
+template <class Config>
+struct Sm80Mainloop {
+  using TA = typename Config::ElementA;
+  using TB = typename Config::ElementB;
+  using TiledMma = typename Config::TiledMmaType;
+  static constexpr int BM = Config::BM, BN = Config::BN, BK = Config::BK, Stages = Config::Stages;
+
+  // (rows, K) view of a global operand: K-major rows are contiguous in K, else columns in rows.
+  template <bool KMajor, class T>
+  STRATA_DEVICE static auto global_operand(T const* ptr, int rows, int k, int64_t ld) {
+    if constexpr (KMajor) {
+      return make_tensor(make_gmem_ptr(ptr), make_layout(make_shape(rows, k), make_stride(ld, _1{})));
+    } else {
+      return make_tensor(make_gmem_ptr(ptr), make_layout(make_shape(rows, k), make_stride(_1{}, ld)));
+    }
+  }
+
+  // Copies K tile `k_tile` of one operand into stage `stage`: each thread's 16-byte chunks, each
+  // clamped to the bytes that exist (rows past `rows`, columns past `k` read nothing).
+  template <bool KMajor, class T, class GTile, class STile, class Coords>
+  STRATA_DEVICE static void load_tile(GTile const& g, STile const& s, Coords const& c, T const* base, int rows_left,
+                                      int k_left) {
+    constexpr int vec = 16 / int(sizeof(T));
+    STRATA_UNROLL
+    for (int i = 0; i < int(size<1>(s.layout())); ++i) {
+      STRATA_UNROLL
+      for (int j = 0; j < int(size<2>(s.layout())); ++j) {
+        auto coord = c(0, i, j);  // (row, k) of the chunk's first element, within the tile
+        int row = get<0>(coord), col = get<1>(coord);
+        int exist;
+        if constexpr (KMajor) {
+          exist = row < rows_left ? k_left - col : 0;
+        } else {
+          exist = col < k_left ? rows_left - row : 0;
+        }
+        exist = exist < 0 ? 0 : (exist > vec ? vec : exist);
+        T const* src = exist > 0 ? &g(0, i, j) : base;
+        detail::cp_async_16_partial(&s(0, i, j), src, exist * int(sizeof(T)));
+      }
+    }
+  }
+
+  // Accumulates A(m0:m0+BM, k tiles [k_tile_begin, k_tile_end)) · B(...)^T into `accum`, a
+  // fragment from partition_fragment_C of the TiledMMA. `smem` holds Config::smem_bytes_mainloop.
+  template <class Accum>
+  STRATA_DEVICE static void run(Sm80MainloopArguments<Config> const& args, int m0, int n0, int k_tile_begin,
+                                int k_tile_end, Accum& accum, char* smem) {
+    const int tid = threadIdx.x;
+    TiledMma mma;
+    auto thr_mma = mma.get_slice(tid);
+
+    // Shared-memory tiles, (BM, BK, Stages) and (BN, BK, Stages).
+    auto sA = make_tensor(make_smem_ptr(reinterpret_cast<TA*>(smem)), typename Config::SmemLayoutA{});
+    auto sB = make_tensor(make_smem_ptr(reinterpret_cast<TB*>(smem + Config::smem_bytes_a)),
+                          typename Config::SmemLayoutB{});
+
+    // This CTA's rows of A and B, as (BM, BK, k tiles) and (BN, BK, k tiles).
+    auto mA = global_operand<Config::a_k_major>(args.A, args.m, args.k, args.lda);
+    auto mB = global_operand<Config::b_k_major>(args.B, args.n, args.k, args.ldb);
+    auto gA = local_tile(mA, make_shape(Int<BM>{}, Int<BK>{}), make_coord(m0 / BM, Underscore{}));
+    auto gB = local_tile(mB, make_shape(Int<BN>{}, Int<BK>{}), make_coord(n0 / BN, Underscore{}));
+
+    // Global -> shared: each thread's chunks, their shared destinations and tile coordinates.
+    typename Config::G2SCopyA g2s_a;
+    typename Config::G2SCopyB g2s_b;
+    auto g2s_thr_a = g2s_a.get_slice(tid);
+    auto g2s_thr_b = g2s_b.get_slice(tid);
+    auto tAgA = g2s_thr_a.partition_S(gA);  // (CPY, CPY_M, CPY_K, k tiles)
+    auto tAsA = g2s_thr_a.partition_D(sA);  // (CPY, CPY_M, CPY_K, Stages)
+    auto tBgB = g2s_thr_b.partition_S(gB);
+    auto tBsB = g2s_thr_b.partition_D(sB);
+    auto cA = make_identity_tensor(make_shape(Int<BM>{}, Int<BK>{}));
+    auto cB = make_identity_tensor(make_shape(Int<BN>{}, Int<BK>{}));
+    auto tAcA = g2s_thr_a.partition_S(cA);  // (CPY, CPY_M, CPY_K) -> (row, k) in the tile
+    auto tBcB = g2s_thr_b.partition_S(cB);
+    const int a_rows_left = args.m - m0, b_rows_left = args.n - n0;
+
+    auto load = [&](int k_tile, int stage) {
+      const int k_left = args.k - k_tile * BK;
+      load_tile<Config::a_k_major, TA>(tAgA(Underscore{}, Underscore{}, Underscore{}, k_tile),
+                                       tAsA(Underscore{}, Underscore{}, Underscore{}, stage), tAcA, args.A,
+                                       a_rows_left, k_left);
+      load_tile<Config::b_k_major, TB>(tBgB(Underscore{}, Underscore{}, Underscore{}, k_tile),
+                                       tBsB(Underscore{}, Underscore{}, Underscore{}, stage), tBcB, args.B,
+                                       b_rows_left, k_left);
+    };
+
+    // Shared -> registers: ldmatrix into exactly the MMA's fragments.
+    auto tCrA = thr_mma.partition_fragment_A(sA(Underscore{}, Underscore{}, 0));  // (V, MMA_M, MMA_K)
+    auto tCrB = thr_mma.partition_fragment_B(sB(Underscore{}, Underscore{}, 0));  // (V, MMA_N, MMA_K)
+    auto s2r_a = make_tiled_copy_A(typename Config::S2RAtomA{}, mma);
+    auto s2r_b = make_tiled_copy_B(typename Config::S2RAtomB{}, mma);
+    auto s2r_thr_a = s2r_a.get_slice(tid);
+    auto s2r_thr_b = s2r_b.get_slice(tid);
+    auto tXsA = s2r_thr_a.partition_S(sA);  // (CPY, CPY_M, CPY_K, Stages)
+    auto tXrA = s2r_thr_a.retile_D(tCrA);   // (CPY, CPY_M, CPY_K)
+    auto tXsB = s2r_thr_b.partition_S(sB);
+    auto tXrB = s2r_thr_b.retile_D(tCrB);
+    constexpr int k_blocks = decltype(size<2>(tCrA.layout()))::value;
+
+    auto load_k_block = [&](int stage, int kb) {
+      copy(s2r_a, tXsA(Underscore{}, Underscore{}, kb, stage), tXrA(Underscore{}, Underscore{}, kb));
+      copy(s2r_b, tXsB(Underscore{}, Underscore{}, kb, stage), tXrB(Underscore{}, Underscore{}, kb));
+    };
+
+    // Prologue: Stages - 1 tiles in flight (empty commit groups past the end keep the count).
+    int k_tile_next = k_tile_begin;
+    STRATA_UNROLL
+    for (int stage = 0; stage < Stages - 1; ++stage) {
+      if (k_tile_next < k_tile_end) load(k_tile_next, stage);
+      arch::cp_async_commit();
+      ++k_tile_next;
+    }
+
+    int read_stage = 0;
+    int write_stage = Stages - 1;
+    arch::cp_async_wait<Stages - 2>();
+    __syncthreads();
+    if (k_tile_begin < k_tile_end) load_k_block(read_stage, 0);
+
+    for (int k_tile = k_tile_begin; k_tile < k_tile_end; ++k_tile) {
+      STRATA_UNROLL
+      for (int kb = 0; kb < k_blocks; ++kb) {
+        if (kb == k_blocks - 1) {
+          // The next tile's stage must have landed before its first k-block is read.
+          read_stage = read_stage + 1 == Stages ? 0 : read_stage + 1;
+          arch::cp_async_wait<Stages - 2>();
+          __syncthreads();
+        }
+        const int kb_next = kb + 1 == k_blocks ? 0 : kb + 1;
+        if (kb != k_blocks - 1 || k_tile + 1 < k_tile_end) load_k_block(read_stage, kb_next);
+        if (kb == 0) {
+          // Refill the stage freed one iteration ago with the tile Stages - 1 ahead.
+          if (k_tile_next < k_tile_end) load(k_tile_next, write_stage);
+          arch::cp_async_commit();
+          ++k_tile_next;
+          write_stage = write_stage + 1 == Stages ? 0 : write_stage + 1;
+        }
+        auto a_kb = detail::k_block(tCrA, kb);
+        auto b_kb = detail::k_block(tCrB, kb);
+        gemm(mma, a_kb, b_kb, accum);
+      }
+    }
+    arch::cp_async_wait<0>();
+    __syncthreads();  // the epilogue may reuse the shared memory
+  }
+};
+
+}  // namespace strata

@@ -1,0 +1,197 @@
+// Strata floor 4: the host-side face of a GEMM kernel.
+//
+//   using Kernel = strata::Sm80GemmKernel<Config, __nv_bfloat16, strata::LinearCombination>;
+//   strata::Gemm<Kernel> gemm;
+//   Kernel-independent arguments: sizes, pointers, leading dimensions, epilogue, batch, split-K
+//   if (strata::Status s = gemm.can_implement(args); !s) { report(s.message()); }
+//   gemm.initialize(args, workspace, workspace_bytes);   // workspace_size(args) bytes
+//   gemm.run(stream);
+//
+// Matrices: A is m × k and B is k × n in the majorness of the kernel's Config; C and D are m × n
+// row-major. Refused input launches nothing and writes nothing.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "sm80_gemm.hpp"
+#include "status.hpp"
+
+namespace strata {
+
+template <class Kernel>
+class Gemm {
+ public:
+  using Config = typename Kernel::Config;
+  using ElementA = typename Kernel::ElementA;
+  using ElementB = typename Kernel::ElementB;
+  using ElementC = typename Kernel::ElementC;
+  using ElementD = typename Kernel::ElementD;
+  using Functor = typename Kernel::Functor;
+
+  struct Arguments {
+    int m = 0, n = 0, k = 0;
+    ElementA const* A = nullptr;
+    int64_t lda = 0;
+    ElementB const* B = nullptr;
+    int64_t ldb = 0;
+    ElementC const* C = nullptr;  // may be null when the epilogue does not read C (beta == 0)
+    int64_t ldc = 0;
+    ElementD* D = nullptr;
+    int64_t ldd = 0;
+    Functor epilogue = {};
+    int batch_count = 1;
+    int64_t batch_stride_a = 0, batch_stride_b = 0, batch_stride_c = 0, batch_stride_d = 0;
+    int split_k = 1;  // K splits; 0 picks one so that the grid fills the GPU
+  };
+
+  // Whether this kernel can compute `args`, and if not, why.
+  static Status can_implement(Arguments const& a) {
+    if (a.m < 0 || a.n < 0 || a.k < 0) return {StatusCode::invalid_problem, "m, n and k must not be negative"};
+    if (a.batch_count < 1) return {StatusCode::invalid_problem, "batch_count must be at least 1"};
+    if (a.split_k < 0) return {StatusCode::invalid_problem, "split_k must be 0 (automatic) or positive"};
+    if (a.batch_count > 65535) return {StatusCode::problem_too_large, "batch_count must be at most 65535 (grid y)"};
+    if (a.m == 0 || a.n == 0) return Status::success();  // nothing to compute, nothing is touched
+    if (a.D == nullptr) return {StatusCode::null_pointer, "D is null"};
+    if (a.k > 0 && (a.A == nullptr || a.B == nullptr)) return {StatusCode::null_pointer, "A or B is null while k > 0"};
+    if (Status s = check_operand("A", a.A, a.lda, a.batch_stride_a, Config::a_k_major ? a.k : a.m,
+                                 Config::vector_a, a.k > 0, a.batch_count);
+        !s)
+      return s;
+    if (Status s = check_operand("B", a.B, a.ldb, a.batch_stride_b, Config::b_k_major ? a.k : a.n,
+                                 Config::vector_b, a.k > 0, a.batch_count);
+        !s)
+      return s;
+    constexpr int vec_d = 16 / int(sizeof(ElementD));
+    if (Status s = check_operand("D", a.D, a.ldd, a.batch_stride_d, a.n, vec_d, true, a.batch_count); !s) return s;
+    if (a.epilogue.reads_source()) {
+      if (a.C == nullptr) return {StatusCode::null_pointer, "C is null but the epilogue reads it (beta != 0)"};
+      if (Status s = check_operand("C", a.C, a.ldc, a.batch_stride_c, a.n, vec_d, true, a.batch_count); !s) return s;
+    }
+    const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
+                            ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN);
+    if (tiles > std::numeric_limits<int>::max())
+      return {StatusCode::problem_too_large, "more output tiles than a grid holds (2^31 - 1)"};
+    return Status::success();
+  }
+
+  // The split count run() will use for `args` (split_k, or the automatic choice for 0).
+  static int effective_splits(Arguments const& a) {
+    const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
+    int splits = a.split_k;
+    if (splits == 0) {
+      // Enough splits that tiles × splits covers the GPU about twice, each split keeping at
+      // least 8 K tiles so the pipeline fills.
+      int sms = 132;
+      int device = 0;
+      if (cudaGetDevice(&device) == cudaSuccess) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+      const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
+                              ((a.n + Config::BN - 1) / Config::BN) * a.batch_count;
+      splits = 1;
+      while (tiles * splits * 2 <= 2LL * sms && k_tiles / (splits * 2) >= 8 && splits < 64) splits *= 2;
+    }
+    if (splits > k_tiles) splits = k_tiles;
+    return splits < 1 ? 1 : splits;
+  }
+
+  static int64_t partials_ld(Arguments const& a) { return (int64_t(a.n) + 7) / 8 * 8; }
+
+  // Bytes of device workspace initialize() needs for `args` (0 unless split over K).
+  static size_t workspace_size(Arguments const& a) {
+    const int splits = effective_splits(a);
+    if (splits <= 1 || a.m == 0 || a.n == 0) return 0;
+    return size_t(splits) * a.batch_count * a.m * partials_ld(a) * sizeof(float);
+  }
+
+  // Checks `args` and prepares the launch. Nothing is launched or written on refusal.
+  Status initialize(Arguments const& a, void* workspace = nullptr, size_t workspace_bytes = 0) {
+    initialized_ = false;
+    if (Status s = can_implement(a); !s) return s;
+    const size_t needed = workspace_size(a);
+    if (needed > 0 && (workspace == nullptr || workspace_bytes < needed)) {
+      return {StatusCode::workspace_too_small, "split-K over " + std::to_string(effective_splits(a)) +
+                                                   " splits needs " + std::to_string(needed) +
+                                                   " bytes of workspace, got " + std::to_string(workspace_bytes)};
+    }
+    if (cudaError_t e = cudaFuncSetAttribute(Kernel::entry(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             Kernel::smem_bytes);
+        e != cudaSuccess) {
+      return {StatusCode::cuda_error, std::string("cudaFuncSetAttribute: ") + cudaGetErrorString(e)};
+    }
+    args_ = a;
+    const int splits = effective_splits(a);
+    const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
+    auto& p = params_;
+    p.mainloop = {a.A, a.lda, a.B, a.ldb, a.m, a.n, a.k};
+    p.epilogue = {a.D, a.ldd, a.epilogue.reads_source() ? a.C : nullptr, a.ldc, a.epilogue};
+    p.batch_stride_a = a.batch_stride_a;
+    p.batch_stride_b = a.batch_stride_b;
+    p.batch_stride_c = a.batch_stride_c;
+    p.batch_stride_d = a.batch_stride_d;
+    p.scheduler = GroupedTileScheduler::make(a.m, a.n, Config::BM, Config::BN, a.batch_count, splits);
+    p.k_tiles_per_split = splits > 1 ? (k_tiles + splits - 1) / splits : (k_tiles > 0 ? k_tiles : 1);
+    p.partials = splits > 1 ? static_cast<float*>(workspace) : nullptr;
+    p.partials_ld = partials_ld(a);
+    initialized_ = true;
+    return Status::success();
+  }
+
+  // Runs the prepared GEMM on `stream`.
+  Status run(cudaStream_t stream = nullptr) const {
+    if (!initialized_) return {StatusCode::not_initialized, "run() before a successful initialize()"};
+    if (args_.m == 0 || args_.n == 0) return Status::success();
+    const auto& s = params_.scheduler;
+    dim3 grid(unsigned(s.tiles_per_batch()), unsigned(s.batches), unsigned(s.splits));
+    Kernel::entry()<<<grid, Kernel::kThreads, Kernel::smem_bytes, stream>>>(params_);
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+      return {StatusCode::cuda_error, std::string("GEMM launch: ") + cudaGetErrorString(e)};
+    if (s.splits > 1) {
+      const int64_t threads = int64_t(args_.m) * ((args_.n + 3) / 4);
+      dim3 reduce_grid(unsigned((threads + 255) / 256), unsigned(s.batches));
+      splitk_reduce_kernel<ElementD, Functor><<<reduce_grid, 256, 0, stream>>>(
+          params_.partials, params_.partials_ld, s.splits, s.batches, args_.m, args_.n, params_.epilogue,
+          params_.batch_stride_c, params_.batch_stride_d);
+      if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+        return {StatusCode::cuda_error, std::string("split-K reduction launch: ") + cudaGetErrorString(e)};
+    }
+    return Status::success();
+  }
+
+  // initialize + run.
+  Status operator()(Arguments const& a, void* workspace = nullptr, size_t workspace_bytes = 0,
+                    cudaStream_t stream = nullptr) {
+    if (Status s = initialize(a, workspace, workspace_bytes); !s) return s;
+    return run(stream);
+  }
+
+ private:
+  template <class T>
+  static Status check_operand(const char* name, T const* ptr, int64_t ld, int64_t batch_stride, int contiguous_extent,
+                              int vector, bool used, int batches) {
+    if (!used) return Status::success();
+    const std::string n(name);
+    if (reinterpret_cast<uintptr_t>(ptr) % 16 != 0)
+      return {StatusCode::misaligned_pointer, n + " must be 16-byte aligned (the kernel moves 16-byte vectors)"};
+    if (ld < (contiguous_extent > 1 ? contiguous_extent : 1))
+      return {StatusCode::misaligned_leading_dim, "ld" + std::string(1, char(name[0] + 32)) + " (" + std::to_string(ld) +
+                                                      ") is smaller than the contiguous extent of " + n + " (" +
+                                                      std::to_string(contiguous_extent) + ")"};
+    if (ld % vector != 0)
+      return {StatusCode::misaligned_leading_dim, "ld" + std::string(1, char(name[0] + 32)) + " (" + std::to_string(ld) +
+                                                      ") must be a multiple of " + std::to_string(vector) +
+                                                      " elements (16 bytes)"};
+    if (batches > 1 && batch_stride % vector != 0)
+      return {StatusCode::misaligned_leading_dim, "the batch stride of " + n + " must be a multiple of " +
+                                                      std::to_string(vector) + " elements (16 bytes)"};
+    return Status::success();
+  }
+
+  Arguments args_{};
+  typename Kernel::Params params_{};
+  bool initialized_ = false;
+};
+
+}  // namespace strata
