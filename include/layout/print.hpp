@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <iomanip>
 #include <iostream>
 #include <ostream>
 #include <sstream>
@@ -77,15 +78,6 @@ void print_header(std::ostream& os, L const& l) {
 
 inline int text_width(long long x) { return static_cast<int>(std::to_string(x).size()); }
 
-// Sets the field width for the next output only (std::setw without <iomanip>).
-struct Width {
-  int w;
-};
-inline std::ostream& operator<<(std::ostream& os, Width w) {
-  os.width(w.w);
-  return os;
-}
-
 }  // namespace detail
 
 // print_layout(os, l): the header `shape:stride`, then one row per coordinate of mode 0 and one
@@ -105,11 +97,11 @@ void print_layout(std::ostream& os, L const& l) {
 
   detail::print_header(os, l);
   os << margin;
-  for (long long n = 0; n < grid.cols; ++n) os << (n == 0 ? "  " : "   ") << detail::Width{cell} << n;
+  for (long long n = 0; n < grid.cols; ++n) os << (n == 0 ? "  " : "   ") << std::setw(cell) << n;
   os << '\n';
   for (long long m = 0; m < grid.rows; ++m) {
-    os << rule << detail::Width{label} << m << "  ";
-    for (long long n = 0; n < grid.cols; ++n) os << "| " << detail::Width{cell} << grid(m, n) << ' ';
+    os << rule << std::setw(label) << m << "  ";
+    for (long long n = 0; n < grid.cols; ++n) os << "| " << std::setw(cell) << grid(m, n) << ' ';
     os << "|\n";
   }
   os << rule;
@@ -151,7 +143,7 @@ void print_tensor(std::ostream& os, T const& t) {
   detail::print_header(os, layout);
   for (long long m = 0; m < grid.rows; ++m) {
     for (long long n = 0; n < grid.cols; ++n) {
-      os << "  " << detail::Width{width} << text[std::size_t(m * grid.cols + n)];
+      os << "  " << std::setw(width) << text[std::size_t(m * grid.cols + n)];
     }
     os << '\n';
   }

@@ -19,7 +19,6 @@
 #include <array>
 #include <iostream>
 #include <ostream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -30,7 +29,8 @@ namespace strata {
 
 namespace detail {
 
-// Pixel geometry shared by both pictures. Labels are monospace at 12px, about 7.2px a glyph.
+// Pixel geometry shared by both pictures. Text is monospace at 12px, about 7.2px a glyph: 8px a
+// glyph leaves a margin.
 struct SvgGrid {
   long long rows;
   long long cols;
@@ -103,9 +103,10 @@ inline std::string palette_colour(long long k) {
 // The document around the cells: caption, column and row numbers. `draw_cells` writes the cells.
 template <class DrawCells>
 void write_svg(std::ostream& os, SvgGrid const& g, std::string const& caption, DrawCells&& draw_cells) {
+  int width = std::max(g.width(), g.left + int(caption.size()) * 8 + 8);  // a long caption widens it
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-     << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << g.width() << "\" height=\"" << g.height()
-     << "\" viewBox=\"0 0 " << g.width() << ' ' << g.height()
+     << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << g.height()
+     << "\" viewBox=\"0 0 " << width << ' ' << g.height()
      << "\" font-family=\"monospace\" font-size=\"12\">\n"
      << "<title>" << xml_escape(caption) << "</title>\n"
      << "<text x=\"" << g.left << "\" y=\"18\">" << xml_escape(caption) << "</text>\n"
@@ -145,7 +146,7 @@ std::string caption_of(L const& l) {
 // print_svg(os, l, colour_modulus): an SVG document with one cell per coordinate (m, n) of l, at
 // row m and column n as in print_layout, labelled l(m, n). With colour_modulus 0 the cells are
 // shaded from light (smallest index) to dark (largest); with k > 0 a cell gets colour l(m, n) % k of
-// the eight-colour palette of print_svg_tv (residues k apart from 8 share a colour when k > 8).
+// the eight-colour palette of print_svg_tv (for k > 8, residues 8 apart share a colour).
 template <class L>
 void print_svg(std::ostream& os, L const& l, int colour_modulus = 0) {
   auto cells = detail::grid_view(l);
