@@ -12,8 +12,9 @@
 //   logical_divide(t, tiler), ...       the divides and products of the layout, over the same data
 //   make_identity_tensor(shape)         t(c) == c: the coordinates that predicates test
 //
-// The layout may be a plain Layout or any other layout type (a ComposedLayout with a swizzle) that
-// provides layout(c), shape() and slice_and_offset(c, layout).
+// The layout may be a plain Layout or any other layout type that provides l(c), shape() and
+// slice_and_offset(c, l): a ComposedLayout (swizzle.hpp) lays out a swizzled shared-memory tensor.
+// Owning tensors start uninitialized, as local arrays do; clear() or fill() them when it matters.
 #pragma once
 
 #include <type_traits>
@@ -91,6 +92,11 @@ struct Tensor : private detail::TupleBase<std::index_sequence<0, 1>, Engine, Lay
 
   Tensor() = default;
   STRATA_HD Tensor(Engine const& engine, Layout_ const& layout) : Base(engine, layout) {}
+  // An owning tensor over a static layout, its elements left uninitialized like any local array:
+  // zeroing registers that the kernel is about to overwrite would cost instructions.
+  STRATA_HD explicit Tensor(Layout_ const&)
+    requires(std::is_empty_v<Layout_>)
+  {}
 
   STRATA_HD decltype(auto) layout() const { return static_cast<detail::TupleLeaf<1, Layout_> const&>(*this).get(); }
   STRATA_HD decltype(auto) engine() const { return static_cast<detail::TupleLeaf<0, Engine> const&>(*this).get(); }
@@ -166,7 +172,7 @@ STRATA_HD auto make_tensor(Args const&... args) {
   static_assert(is_static_v<L>,
                 "make_tensor<T>: an owning (register) tensor needs a layout known at compile time");
   constexpr int n = decltype(cosize(layout))::value;
-  return Tensor<ArrayEngine<T, n>, L>(ArrayEngine<T, n>{}, layout);
+  return Tensor<ArrayEngine<T, n>, L>(layout);
 }
 
 // make_fragment_like(layout): the compact column-major layout of the same shape. Mode 0 is then

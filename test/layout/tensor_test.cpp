@@ -7,7 +7,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "layout/partition.hpp"
+#include "layout/swizzle.hpp"
 #include "layout/tensor.hpp"
+#include "layout/tensor_algorithm.hpp"
 
 using namespace strata;
 
@@ -239,6 +242,57 @@ TEST(IdentityTensor, TilesHangingOverTheEdgeKeepModesApart) {
   EXPECT_EQ(tile(3, 2), make_coord(11, 2));
   EXPECT_FALSE(elem_less(tile(3, 2), make_shape(10, 7)));
   EXPECT_TRUE(elem_less(tile(1, 2), make_shape(10, 7)));
+}
+
+// ---- tensors over swizzled (composed) layouts ---------------------------------------------------
+
+// An 8 x 32 row-major tile of 16-bit values, its 8-element chunks swizzled across rows (the
+// shared-memory pattern that spreads a column read over the banks).
+inline auto swizzled_tile_layout() {
+  return composition(Swizzle<2, 3, 3>{}, make_layout(make_shape(_8{}, _32{}), LayoutRight{}));
+}
+
+TEST(SwizzledTensor, AccessFollowsTheSwizzle) {
+  std::vector<int> v = iota_vector(256);
+  auto sw = Swizzle<2, 3, 3>{};
+  auto plain = make_layout(make_shape(_8{}, _32{}), LayoutRight{});
+  auto t = make_tensor(make_smem_ptr(v.data()), swizzled_tile_layout());
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 32; ++j) EXPECT_EQ(t(i, j), sw(int(plain(i, j)))) << i << "," << j;
+  EXPECT_EQ(size(t), 256);
+  EXPECT_EQ(shape(t), make_shape(_8{}, _32{}));
+}
+
+TEST(SwizzledTensor, SlicesAndPartitionsReachTheSameElements) {
+  std::vector<int> v = iota_vector(256);
+  auto t = make_tensor(make_smem_ptr(v.data()), swizzled_tile_layout());
+  for (int j = 0; j < 32; ++j) {
+    auto col = t(_, j);
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(&col(i), &t(i, j));
+  }
+  for (int i = 0; i < 8; ++i) {
+    auto row = t(i, _);
+    for (int j = 0; j < 32; ++j) EXPECT_EQ(&row(j), &t(i, j));
+  }
+  // A thread's share and a tile of the swizzled tensor.
+  auto mine = local_partition(t, make_layout(make_shape(_2{}, _8{})), 11);  // thread (1, 5)
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) EXPECT_EQ(&mine(a, b), &t(1 + 2 * a, 5 + 8 * b));
+  auto tile = local_tile(t, make_shape(_4{}, _8{}), make_coord(1, 2));
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 8; ++b) EXPECT_EQ(&tile(a, b), &t(4 + a, 16 + b));
+}
+
+TEST(SwizzledTensor, CopyInAndOut) {
+  std::vector<int> src = iota_vector(256), smem(256, -1), back(256, -1);
+  auto g = make_tensor(src.data(), make_shape(_8{}, _32{}), LayoutRight{});
+  auto s = make_tensor(make_smem_ptr(smem.data()), swizzled_tile_layout());
+  static_assert(decltype(copy_vector_width(g, s))::value == 1, "nothing proves vectors through a swizzle");
+  copy(g, s);
+  auto h = make_tensor(back.data(), make_shape(_8{}, _32{}), LayoutRight{});
+  copy(s, h);
+  EXPECT_EQ(back, src);
+  EXPECT_NE(smem, src);  // it really was permuted in between
 }
 
 }  // namespace
