@@ -67,16 +67,23 @@ struct Sm80Mainloop {
     }
   }
 
-  // Copies K tile `k_tile` of one operand into stage `stage`: each thread's 16-byte chunks, each
-  // clamped to the bytes that exist (rows past `rows`, columns past `k` read nothing).
+  // Copies one K tile of an operand into one stage: each thread's 16-byte chunks, `g` being the
+  // chunks of K tile 0 and `offset` the elements from there to this tile. Chunks are clamped to
+  // the bytes that exist (rows past `rows_left`, columns past `k_left` read nothing) unless the
+  // whole tile is inside the matrix, the common case, which takes the plain copy.
   template <bool KMajor, class T, class GTile, class STile, class Coords>
-  STRATA_DEVICE static void load_tile(GTile const& g, STile const& s, Coords const& c, T const* base, int rows_left,
-                                      int k_left) {
+  STRATA_DEVICE static void load_tile(GTile const& g, int64_t offset, STile const& s, Coords const& c, T const* base,
+                                      int rows_left, int k_left, bool whole_tile) {
     constexpr int vec = 16 / int(sizeof(T));
     STRATA_UNROLL
     for (int i = 0; i < int(size<1>(s.layout())); ++i) {
       STRATA_UNROLL
       for (int j = 0; j < int(size<2>(s.layout())); ++j) {
+        T const* src = &g(0, i, j) + offset;
+        if (whole_tile) {
+          detail::cp_async_16_partial(&s(0, i, j), src, 16);
+          continue;
+        }
         auto coord = c(0, i, j);  // (row, k) of the chunk's first element, within the tile
         int row = get<0>(coord), col = get<1>(coord);
         int exist;
@@ -86,8 +93,7 @@ struct Sm80Mainloop {
           exist = col < k_left ? rows_left - row : 0;
         }
         exist = exist < 0 ? 0 : (exist > vec ? vec : exist);
-        T const* src = exist > 0 ? &g(0, i, j) : base;
-        detail::cp_async_16_partial(&s(0, i, j), src, exist * int(sizeof(T)));
+        detail::cp_async_16_partial(&s(0, i, j), exist > 0 ? src : base, exist * int(sizeof(T)));
       }
     }
   }
@@ -117,24 +123,27 @@ struct Sm80Mainloop {
     typename Config::G2SCopyB g2s_b;
     auto g2s_thr_a = g2s_a.get_slice(tid);
     auto g2s_thr_b = g2s_b.get_slice(tid);
-    auto tAgA = g2s_thr_a.partition_S(gA);  // (CPY, CPY_M, CPY_K, k tiles)
-    auto tAsA = g2s_thr_a.partition_D(sA);  // (CPY, CPY_M, CPY_K, Stages)
-    auto tBgB = g2s_thr_b.partition_S(gB);
+    auto tAgA = g2s_thr_a.partition_S(gA(Underscore{}, Underscore{}, 0));  // (CPY, CPY_M, CPY_K) of K tile 0
+    auto tAsA = g2s_thr_a.partition_D(sA);                                  // (CPY, CPY_M, CPY_K, Stages)
+    auto tBgB = g2s_thr_b.partition_S(gB(Underscore{}, Underscore{}, 0));
     auto tBsB = g2s_thr_b.partition_D(sB);
     auto cA = make_identity_tensor(make_shape(Int<BM>{}, Int<BK>{}));
     auto cB = make_identity_tensor(make_shape(Int<BN>{}, Int<BK>{}));
     auto tAcA = g2s_thr_a.partition_S(cA);  // (CPY, CPY_M, CPY_K) -> (row, k) in the tile
     auto tBcB = g2s_thr_b.partition_S(cB);
     const int a_rows_left = args.m - m0, b_rows_left = args.n - n0;
+    // Elements from one K tile to the next.
+    const int64_t a_step = Config::a_k_major ? int64_t(BK) : BK * args.lda;
+    const int64_t b_step = Config::b_k_major ? int64_t(BK) : BK * args.ldb;
+    const bool rows_whole = a_rows_left >= BM && b_rows_left >= BN;
 
     auto load = [&](int k_tile, int stage) {
       const int k_left = args.k - k_tile * BK;
-      load_tile<Config::a_k_major, TA>(tAgA(Underscore{}, Underscore{}, Underscore{}, k_tile),
-                                       tAsA(Underscore{}, Underscore{}, Underscore{}, stage), tAcA, args.A,
-                                       a_rows_left, k_left);
-      load_tile<Config::b_k_major, TB>(tBgB(Underscore{}, Underscore{}, Underscore{}, k_tile),
-                                       tBsB(Underscore{}, Underscore{}, Underscore{}, stage), tBcB, args.B,
-                                       b_rows_left, k_left);
+      const bool whole = rows_whole && k_left >= BK;
+      load_tile<Config::a_k_major, TA>(tAgA, k_tile * a_step, tAsA(Underscore{}, Underscore{}, Underscore{}, stage),
+                                       tAcA, args.A, a_rows_left, k_left, whole);
+      load_tile<Config::b_k_major, TB>(tBgB, k_tile * b_step, tBsB(Underscore{}, Underscore{}, Underscore{}, stage),
+                                       tBcB, args.B, b_rows_left, k_left, whole);
     };
 
     // Shared -> registers: ldmatrix into exactly the MMA's fragments.

@@ -1,0 +1,109 @@
+// Shared machinery of the GEMM benches: several input sets on the device (rotated so L2 does not
+// flatter), fresh random data, cuBLAS on the same buffers, CUDA-event timing with a median.
+#pragma once
+
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace strata::bench {
+
+inline void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+inline void check(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + ": cuBLAS status " + std::to_string(int(s)));
+}
+
+// Uniform values in [-1, 1) from a counter-based hash: fast to generate on the device for
+// gigabytes of operands, different for every (seed, index).
+template <class T>
+__global__ void fill_random_kernel(T* data, int64_t count, uint32_t seed) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count; i += int64_t(gridDim.x) * blockDim.x) {
+    uint64_t x = (uint64_t(seed) << 40) ^ uint64_t(i);
+    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
+    float u = float(x >> 40) * (1.0f / float(1 << 24)) * 2.0f - 1.0f;
+    data[i] = T(u);
+  }
+}
+
+template <class T>
+void fill_random(T* data, int64_t count, uint32_t seed) {
+  fill_random_kernel<<<1024, 256>>>(data, count, seed);
+  check(cudaGetLastError(), "fill_random");
+}
+
+// Device memory freed on destruction.
+template <class T>
+struct DeviceArray {
+  T* ptr = nullptr;
+  int64_t count = 0;
+  explicit DeviceArray(int64_t n) : count(n) { check(cudaMalloc(&ptr, std::max<int64_t>(n, 1) * sizeof(T)), "cudaMalloc"); }
+  ~DeviceArray() { cudaFree(ptr); }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+};
+
+// Enough (A, B) sets that one pass over them is several times the L2 (50 MB on an H200), at most 8.
+inline int input_sets_for(int64_t bytes_per_set) {
+  const int64_t target = int64_t(256) << 20;
+  int64_t sets = (target + bytes_per_set - 1) / std::max<int64_t>(bytes_per_set, 1);
+  return int(std::clamp<int64_t>(sets, 2, 8));
+}
+
+// Median of `reps` timings (ms) of `launch(i)` after `warmup` calls; each timing is one launch,
+// bracketed by events, with i counting up so callers rotate their input sets.
+inline double median_ms(const std::function<void(int)>& launch, int warmup = 5, int reps = 30) {
+  for (int i = 0; i < warmup; ++i) launch(i);
+  check(cudaDeviceSynchronize(), "warm-up");
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  std::vector<float> ms(reps);
+  for (int r = 0; r < reps; ++r) {
+    check(cudaEventRecord(start), "cudaEventRecord");
+    launch(warmup + r);
+    check(cudaEventRecord(stop), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    check(cudaEventElapsedTime(&ms[r], start, stop), "cudaEventElapsedTime");
+  }
+  check(cudaGetLastError(), "timed launches");
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::nth_element(ms.begin(), ms.begin() + reps / 2, ms.end());
+  return ms[reps / 2];
+}
+
+template <class T> struct CublasType;
+template <> struct CublasType<__half> { static constexpr cudaDataType_t value = CUDA_R_16F; };
+template <> struct CublasType<__nv_bfloat16> { static constexpr cudaDataType_t value = CUDA_R_16BF; };
+template <> struct CublasType<float> { static constexpr cudaDataType_t value = CUDA_R_32F; };
+
+// D (m×n, row-major, ldd) = A · B with A m×k and B k×n given by their majorness, through
+// cublasGemmEx, accumulating in fp32 (tf32 tensor cores for fp32 inputs when `tf32`).
+// cuBLAS is column-major: a row-major D is the column-major D^T = B^T · A^T, so the operands swap;
+// a row-major operand seen column-major is its own transpose.
+template <class TA, class TB, class TD>
+void cublas_gemm(cublasHandle_t handle, int m, int n, int k, const TA* A, bool a_row_major, int64_t lda,
+                 const TB* B, bool b_row_major, int64_t ldb, TD* D, int64_t ldd, bool tf32 = false) {
+  const float alpha = 1.f, beta = 0.f;
+  // D^T (n×m) = op(B') · op(A'), where B' is B's buffer read column-major: k×n column-major is B
+  // itself (we need B^T: op T), k×n row-major reads as B^T already (op N). Likewise for A.
+  check(cublasGemmEx(handle, b_row_major ? CUBLAS_OP_N : CUBLAS_OP_T, a_row_major ? CUBLAS_OP_N : CUBLAS_OP_T,
+                     n, m, k, &alpha, B, CublasType<TB>::value, int(ldb), A, CublasType<TA>::value, int(lda),
+                     &beta, D, CublasType<TD>::value, int(ldd),
+                     tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmEx");
+}
+
+}  // namespace strata::bench

@@ -1,0 +1,185 @@
+// Strata's Ampere-path GEMM (cp.async + ldmatrix + mma.sync) against cuBLAS, in the same process
+// on the same buffers: random data, several input sets rotated so L2 does not flatter, CUDA
+// events, median of many runs. Per shape: TFLOP/s of both and their ratio; for decode shapes
+// (M <= 128) also TB/s of A + B + D moved. The mma.sync ceiling of this GPU is measured first.
+//
+//   sm80_gemm [--benchmark_filter=<regex>]     e.g. --benchmark_filter='bf16/8192'
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <kernel/gemm.hpp>
+
+#include "gemm_bench.cuh"
+#include "mma_ceiling.cuh"
+
+namespace {
+using namespace strata;
+using namespace strata::bench;
+
+double g_ceiling_tflops = 0;  // the mma.sync loop of mma_ceiling.cuh on this GPU
+
+// A row-major (m × k), B column-major (k × n): both K-major, the layout LLM weights use.
+template <class T, int BM, int BN, int BK, int WM, int WN, int Stages>
+using TnKernel = Sm80GemmKernel<Sm80GemmConfig<T, T, RowMajor, ColumnMajor, BM, BN, BK, WM, WN, Stages>,
+                                std::conditional_t<std::is_same_v<T, float>, float, T>, LinearCombination>;
+
+// The configuration per element type, and a smaller-tile one for problems with few tiles. The
+// 16-bit tile can be overridden when building, to tune: -DSTRATA_SM80_TILE=BM,BN,BK,WM,WN,Stages.
+#ifndef STRATA_SM80_TILE
+#define STRATA_SM80_TILE 128, 256, 64, 2, 4, 3
+#endif
+template <class T>
+struct Configs;
+template <>
+struct Configs<__nv_bfloat16> {
+  using Large = TnKernel<__nv_bfloat16, STRATA_SM80_TILE>;
+  using Small = TnKernel<__nv_bfloat16, 128, 128, 32, 2, 2, 4>;
+};
+template <>
+struct Configs<__half> {
+  using Large = TnKernel<__half, STRATA_SM80_TILE>;
+  using Small = TnKernel<__half, 128, 128, 32, 2, 2, 4>;
+};
+template <>
+struct Configs<float> {
+  using Large = TnKernel<float, 128, 128, 32, 2, 2, 3>;
+  using Small = TnKernel<float, 128, 128, 32, 2, 2, 3>;
+};
+
+template <class T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) return "bf16";
+  else if constexpr (std::is_same_v<T, __half>) return "f16";
+  else return "tf32";
+}
+
+// Runs one strata kernel on input set `i`; returns false (and says why) if refused.
+template <class Kernel, class T, class TD>
+struct StrataRunner {
+  Gemm<Kernel> gemm;
+  std::unique_ptr<DeviceArray<char>> workspace;
+  std::vector<typename Gemm<Kernel>::Arguments> args;
+
+  bool prepare(int m, int n, int k, std::vector<T*> const& a, std::vector<T*> const& b, TD* d, std::string& why) {
+    for (size_t i = 0; i < a.size(); ++i) {
+      typename Gemm<Kernel>::Arguments x;
+      x.m = m; x.n = n; x.k = k;
+      x.A = a[i]; x.lda = k; x.B = b[i]; x.ldb = k; x.D = d; x.ldd = n;
+      x.epilogue = {{1.f, 0.f}};
+      x.split_k = 0;  // automatic: split K when the tiles alone do not fill the GPU
+      args.push_back(x);
+    }
+    const size_t ws = Gemm<Kernel>::workspace_size(args[0]);
+    workspace = std::make_unique<DeviceArray<char>>(int64_t(ws));
+    Status s = Gemm<Kernel>::can_implement(args[0]);
+    if (!s) { why = s.message(); return false; }
+    return true;
+  }
+  void launch(int i) {
+    const auto& x = args[size_t(i) % args.size()];
+    Status s = gemm.initialize(x, workspace->ptr, size_t(workspace->count));
+    if (s) s = gemm.run();
+    if (!s) throw std::runtime_error("strata GEMM: " + s.message());
+  }
+};
+
+template <class T>
+void bench_gemm(benchmark::State& state, int m, int n, int k) {
+  using TD = std::conditional_t<std::is_same_v<T, float>, float, T>;
+  const int64_t per_set = (int64_t(m) * k + int64_t(k) * n) * sizeof(T);
+  const int sets = input_sets_for(per_set);
+  std::vector<std::unique_ptr<DeviceArray<T>>> as, bs;
+  std::vector<T*> a, b;
+  for (int s = 0; s < sets; ++s) {
+    as.push_back(std::make_unique<DeviceArray<T>>(int64_t(m) * k));
+    bs.push_back(std::make_unique<DeviceArray<T>>(int64_t(k) * n));
+    fill_random(as.back()->ptr, int64_t(m) * k, 100 + 2 * s);
+    fill_random(bs.back()->ptr, int64_t(k) * n, 101 + 2 * s);
+    a.push_back(as.back()->ptr);
+    b.push_back(bs.back()->ptr);
+  }
+  DeviceArray<TD> d(int64_t(m) * n), d_ref(int64_t(m) * n);
+
+  cublasHandle_t handle;
+  check(cublasCreate(&handle), "cublasCreate");
+  const bool tf32 = std::is_same_v<T, float>;
+  auto cublas = [&](int i) {
+    cublas_gemm(handle, m, n, k, a[size_t(i) % a.size()], true, k, b[size_t(i) % b.size()], false, k, d_ref.ptr, n, tf32);
+  };
+
+  // Few output tiles: the smaller tile keeps more SMs busy.
+  const long long large_tiles = (m + 127) / 128 * ((n + 255) / 256);
+  std::string why;
+  double strata_ms = 0;
+  auto time_strata = [&](auto runner) -> bool {
+    if (!runner.prepare(m, n, k, a, b, d.ptr, why)) return false;
+    strata_ms = median_ms([&](int i) { runner.launch(i); });
+    return true;
+  };
+  bool ok = large_tiles >= 132 ? time_strata(StrataRunner<typename Configs<T>::Large, T, TD>{})
+                               : time_strata(StrataRunner<typename Configs<T>::Small, T, TD>{});
+  const double cublas_ms = median_ms(cublas);
+  cublasDestroy(handle);
+  if (!ok) {
+    state.SkipWithError(("strata refused: " + why).c_str());
+    return;
+  }
+  for (auto _ : state) state.SetIterationTime(strata_ms / 1e3);
+
+  const double flops = 2.0 * m * n * k;
+  const double bytes = double(per_set) + double(m) * n * sizeof(TD);
+  state.counters["strata_TFLOPs"] = flops / strata_ms / 1e9;
+  state.counters["cublas_TFLOPs"] = flops / cublas_ms / 1e9;
+  state.counters["ratio"] = cublas_ms / strata_ms;
+  if (!tf32 && g_ceiling_tflops > 0) state.counters["of_ceiling"] = flops / strata_ms / 1e9 / g_ceiling_tflops;
+  if (m <= 128) {
+    state.counters["strata_TBs"] = bytes / strata_ms / 1e9;
+    state.counters["cublas_TBs"] = bytes / cublas_ms / 1e9;
+  }
+}
+
+template <class T>
+void register_type() {
+  const std::string t = type_name<T>();
+  std::vector<int> squares = {1024, 2048, 4096, 8192};
+  if (!std::is_same_v<T, float>) squares.push_back(16384);
+  for (int s : squares) {
+    benchmark::RegisterBenchmark((t + "/square/" + std::to_string(s)).c_str(), bench_gemm<T>, s, s, s)
+        ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+  }
+  const std::pair<int, int> nk[] = {{4096, 4096}, {14336, 4096}, {4096, 14336}, {8192, 8192}};
+  for (int m : {1, 16, 64, 128, 4096, 16384}) {
+    for (auto [n, k] : nk) {
+      if (m == 16384 && std::is_same_v<T, float>) continue;
+      benchmark::RegisterBenchmark((t + "/llm/m" + std::to_string(m) + "_n" + std::to_string(n) + "_k" + std::to_string(k)).c_str(),
+                                   bench_gemm<T>, m, n, k)
+          ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+    }
+  }
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("sm80_gemm: no CUDA GPU present, nothing to measure\n");
+    return 77;
+  }
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  g_ceiling_tflops = measure_mma_sync_ceiling_tflops();
+  std::printf("GPU: %s, %d SMs; mma.sync m16n8k16 bf16 ceiling (register-only loop): %.1f TFLOP/s\n", prop.name,
+              prop.multiProcessorCount, g_ceiling_tflops);
+  register_type<__nv_bfloat16>();
+  register_type<__half>();
+  register_type<float>();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
