@@ -35,6 +35,27 @@ namespace strata {
 
 namespace detail {
 
+// The size a tiler covers; `_` covers nothing by itself.
+template <class P>
+constexpr int tiler_size() {
+  if constexpr (std::is_same_v<P, Underscore>) {
+    return 0;
+  } else {
+    return decltype(size(P{}))::value;
+  }
+}
+
+// A mode of extent n must hold whole tiles: the permutation's size, else atoms x threads.
+template <int Covered, class Perm, class N>
+STRATA_HD void check_whole_tiles(N const&) {
+  if constexpr (StaticInt<N>) {
+    constexpr int tile = tiler_size<Perm>() == 0 ? Covered : tiler_size<Perm>();
+    static_assert(N::value % tile == 0,
+                  "TiledMMA: each mode of a partitioned operand must be a whole number of the tiled MMA's "
+                  "tiles (TileM, TileN, TileK); take whole tiles with local_tile and predicate the edge");
+  }
+}
+
 // The tiling of one operand for an atom over threads. `l` is (X, Y, extra...) — (M, K) for A,
 // (N, K) for B, (M, N) for C; the result is ((ThrV, (ThrX, ThrY)), FrgV, RestX, RestY, extra...):
 // mode 0 picks the thread, the other modes enumerate that thread's values.
@@ -42,6 +63,8 @@ template <class AtomTV, int AtomX, int AtomY, int ThrX, int ThrY, class PermX, c
 STRATA_HD auto tile_over_threads(L const& l) {
   constexpr int R = decltype(rank(l))::value;
   static_assert(R >= 2, "TiledMMA: an operand to partition must have at least two modes, (M, K), (N, K) or (M, N)");
+  check_whole_tiles<AtomX * ThrX, PermX>(size<0>(l));
+  check_whole_tiles<AtomY * ThrY, PermY>(size<1>(l));
   auto permuted = logical_divide(l, make_tile(PermX{}, PermY{}));
   auto divided = logical_divide(permuted, make_tile(Int<AtomX>{}, Int<AtomY>{}));  // ((AX, RX), (AY, RY), ...)
   auto atom = make_layout(layout<0, 0>(divided), layout<1, 0>(divided));          // (AX, AY)
@@ -53,16 +76,6 @@ STRATA_HD auto tile_over_threads(L const& l) {
     return make_layout(thr, layout<1>(tv), layout<0, 1>(rest_split), layout<1, 1>(rest_split),
                        layout<2 + Js>(divided)...);
   }(std::make_index_sequence<R - 2>{});
-}
-
-// The size a tiler covers; `_` covers nothing by itself.
-template <class P>
-constexpr int tiler_size() {
-  if constexpr (std::is_same_v<P, Underscore>) {
-    return 0;
-  } else {
-    return decltype(size(P{}))::value;
-  }
 }
 
 // The permutation as a tuple of exactly three tilers, `_` for the modes not given.
@@ -297,36 +310,67 @@ struct ThrMMA : TiledMma_ {
   }
 };
 
+namespace detail {
+// Element v of a fragment at (x, k): rank-3 fragments are (V, X, K); a rank-2 one (V, X) is one
+// k-block, as gemm takes a slice t(_, _, k) of a rank-3 fragment.
+template <class T>
+STRATA_HD decltype(auto) fragment_at(T&& t, int v, int x, int k) {
+  if constexpr (decltype(rank(t.layout()))::value == 2) {
+    return t(v, x);
+  } else {
+    return t(v, x, k);
+  }
+}
+}  // namespace detail
+
 // gemm(tiled_mma, d, a, b, c): d = a * b + c on one thread's fragments, a (V_A, MMA_M, MMA_K),
-// b (V_B, MMA_N, MMA_K), c and d (V_C, MMA_M, MMA_N): one atom call per (m, n, k). The loop runs
-// k outermost and n in serpentine order (back and forth as m advances), so consecutive calls
-// share an A or B fragment and the compiler keeps it in registers.
+// b (V_B, MMA_N, MMA_K), c and d (V_C, MMA_M, MMA_N): one atom call per (m, n, k). a and b may
+// also be one k-block, (V_A, MMA_M) and (V_B, MMA_N). The loop runs k outermost and n in
+// serpentine order (back and forth as m advances), so consecutive calls share an A or B fragment
+// and the compiler keeps it in registers.
 template <TiledMma Mma, class TD, class TA, class TB, class TC>
 STRATA_HD void gemm(Mma const&, TD&& d, TA const& a, TB const& b, TC const& c) {
   using Atom = typename std::remove_cvref_t<Mma>::AtomType;
   constexpr int VA = Atom::num_values_a, VB = Atom::num_values_b, VC = Atom::num_values_c;
-  static_assert(decltype(rank(a.layout()))::value == 3 && decltype(rank(b.layout()))::value == 3 &&
-                    decltype(rank(c.layout()))::value == 3 && decltype(rank(d.layout()))::value == 3,
-                "gemm(tiled_mma, ...): fragments must be rank 3: (values, MMA_M or MMA_N, MMA_K or MMA_N)");
+  constexpr int RA = decltype(rank(a.layout()))::value, RB = decltype(rank(b.layout()))::value;
+  static_assert(((RA == 3 && RB == 3) || (RA == 2 && RB == 2)) && decltype(rank(c.layout()))::value == 3 &&
+                    decltype(rank(d.layout()))::value == 3,
+                "gemm(tiled_mma, ...): fragments must be a (V, MMA_M, MMA_K), b (V, MMA_N, MMA_K), c and d "
+                "(V, MMA_M, MMA_N); a and b may drop their K mode together");
   static_assert(decltype(size<0>(a.layout()))::value == VA && decltype(size<0>(b.layout()))::value == VB &&
                     decltype(size<0>(c.layout()))::value == VC && decltype(size<0>(d.layout()))::value == VC,
                 "gemm(tiled_mma, ...): mode 0 of each fragment must hold one atom's values "
                 "(use partition_fragment_A/B/C of the same TiledMMA)");
-  const int num_m = size<1>(a.layout()), num_n = size<1>(b.layout()), num_k = size<2>(a.layout());
+  using SA = std::remove_cvref_t<decltype(shape(a.layout()))>;
+  using SB = std::remove_cvref_t<decltype(shape(b.layout()))>;
+  using SC = std::remove_cvref_t<decltype(shape(c.layout()))>;
+  if constexpr (is_static_v<SA> && is_static_v<SB> && is_static_v<SC>) {
+    static_assert(decltype(size<1>(SA{}))::value == decltype(size<1>(SC{}))::value &&
+                      decltype(size<1>(SB{}))::value == decltype(size<2>(SC{}))::value,
+                  "gemm(tiled_mma, ...): the fragments disagree: need a (V, M, K), b (V, N, K), c (V, M, N)");
+    if constexpr (RA == 3) {
+      static_assert(decltype(size<2>(SA{}))::value == decltype(size<2>(SB{}))::value,
+                    "gemm(tiled_mma, ...): a and b must have the same number of k-blocks");
+    }
+  }
+  const int num_m = size<1>(a.layout()), num_n = size<1>(b.layout());
+  const int num_k = [&] {
+    if constexpr (RA == 3) { return int(size<2>(a.layout())); } else { return 1; }
+  }();
   STRATA_UNROLL
   for (int k = 0; k < num_k; ++k) {
     STRATA_UNROLL
     for (int m = 0; m < num_m; ++m) {
       typename Atom::FragmentA fa[VA];
       STRATA_UNROLL
-      for (int v = 0; v < VA; ++v) fa[v] = a(v, m, k);
+      for (int v = 0; v < VA; ++v) fa[v] = detail::fragment_at(a, v, m, k);
       STRATA_UNROLL
       for (int step = 0; step < num_n; ++step) {
         const int n = (m % 2 == 0) ? step : num_n - 1 - step;
         typename Atom::FragmentB fb[VB];
         typename Atom::FragmentC fc[VC];
         STRATA_UNROLL
-        for (int v = 0; v < VB; ++v) fb[v] = b(v, n, k);
+        for (int v = 0; v < VB; ++v) fb[v] = detail::fragment_at(b, v, n, k);
         STRATA_UNROLL
         for (int v = 0; v < VC; ++v) fc[v] = (k == 0) ? c(v, m, n) : d(v, m, n);
         Atom::call(fc, fa, fb, fc);

@@ -19,6 +19,7 @@
 
 #include "atom/mma_sm80.hpp"
 #include "atom/tiled_mma.hpp"
+#include "layout/swizzle.hpp"
 
 namespace {
 
@@ -448,6 +449,45 @@ TEST(TiledMma, PartitionsCoverALargerCtaTile) {
   expect_cta_tile_covered<decltype(split_k), 32, 32, 64>(split_k, "1x2x2 warps, 32x32x64");
 }
 
+// Modes after (M, N) — a pipeline's stages, say — are carried through: partition_C of an
+// (M, N, P) tensor is (values, MMA_M, MMA_N, P), and its slice p is the partition of slice p.
+TEST(TiledMma, PartitionsCarryExtraModes) {
+  auto mma = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2, _2, _1>>{});
+  std::vector<int> data(32 * 32 * 3);
+  auto stages = make_tensor(data.data(), Shape<_32, _32, _3>{});
+  for (int i = 0; i < int(size(stages)); ++i) stages(i) = i;
+  for (int t = 0; t < 128; ++t) {
+    auto thr = mma.get_slice(t);
+    auto all = thr.partition_C(stages);
+    static_assert(decltype(rank(all))::value == 4 && decltype(size<3>(all))::value == 3);
+    static_assert(decltype(rank(thr.partition_fragment_C(stages)))::value == 4);
+    for (int p = 0; p < 3; ++p) {
+      auto one = thr.partition_C(stages(Underscore{}, Underscore{}, p));
+      ASSERT_EQ(int(size(one)) * 3, int(size(all)));
+      for (int i = 0; i < int(size(one)); ++i) EXPECT_EQ(all(i + int(size(one)) * p), one(i));
+    }
+  }
+}
+
+// A swizzled shared-memory layout partitions like any other: element i of the partition of the
+// swizzled tensor is the swizzle applied to element i of the partition of the plain one.
+TEST(TiledMma, PartitionsOfASwizzledTensorGoThroughTheSwizzle) {
+  auto mma = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2, _2, _1>>{});
+  auto plain_layout = make_layout(Shape<_64, _64>{}, LayoutRight{});  // K-major A tile, 64 x 64
+  Swizzle<3, 3, 3> swizzle;
+  auto swizzled_layout = composition(swizzle, plain_layout);
+  std::vector<int> index(64 * 64);
+  for (int i = 0; i < 64 * 64; ++i) index[i] = i;
+  auto plain = make_tensor(index.data(), plain_layout);
+  auto swizzled = make_tensor(index.data(), swizzled_layout);
+  for (int t = 0; t < 128; ++t) {
+    auto p = mma.get_slice(t).partition_A(plain);
+    auto q = mma.get_slice(t).partition_A(swizzled);
+    ASSERT_EQ(int(size(p)), int(size(q)));
+    for (int i = 0; i < int(size(p)); ++i) EXPECT_EQ(q(i), swizzle(p(i))) << "thread " << t << " value " << i;
+  }
+}
+
 // A whole GEMM, thread by thread, on the host: every thread partitions global A, B, C, copies its
 // elements into fragments, runs gemm(tiled_mma, ...), and writes D back. The UniversalFma atom
 // makes this runnable without a GPU; integer-valued doubles make the result exact.
@@ -496,7 +536,7 @@ TEST(TiledMma, HostGemmWithUniversalFmaIsExact) {
   expect_host_gemm_exact<decltype(split_k), 16, 24, 12>(split_k, "4x4 threads, 2x2x4 values");
 }
 
-// gemm(tiled_mma, d, a, b, c) leaves c alone and writes d; the serpentine order is only an order.
+// gemm(tiled_mma, d, a, b, c) leaves c alone and writes d; k-blocks may also be given one by one.
 TEST(TiledMma, GemmWithSeparateDestination) {
   auto mma = make_tiled_mma(UniversalFma<int>{}, Layout<Shape<_1, _1, _1>>{}, Tile<_2, _3, _2>{});
   auto thr = mma.get_slice(0);
@@ -519,6 +559,9 @@ TEST(TiledMma, GemmWithSeparateDestination) {
       EXPECT_EQ(c(0, m, n), 100);
     }
   }
+  // One k-block at a time, as a mainloop interleaves loads with MMAs: a(_, _, k), b(_, _, k).
+  for (int k = 0; k < 2; ++k) gemm(mma, ta(Underscore{}, Underscore{}, k), tb(Underscore{}, Underscore{}, k), c);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(c(i), d(i));
 }
 
 }  // namespace

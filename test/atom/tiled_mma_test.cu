@@ -4,7 +4,7 @@
 // partition_C. Fresh random data for every case; D is poisoned before the launch (0xFF bytes, NaN,
 // for floating types; 0x7F bytes, a value no s8 product sum reaches, for int32), and every element
 // is compared with a host reference in double. Two tilings per atom: one atom (one warp, two atoms
-// deep in K) and 2 x 2 warps over a 64 x 64 CTA tile.
+// deep in K) and 2 x 2 warps over a 64 x 64 CTA tile; one case also runs gemm k-block by k-block.
 //
 // Tolerances, as ||D - ref|| / ||ref||:
 //   f16 / bf16 -> f32   1e-5   products are exact in f32, only the f32 accumulation rounds
@@ -31,7 +31,9 @@ namespace {
 using namespace strata;
 using strata::test::DeviceBuffer;
 
-template <class Mma, class LayoutA, class LayoutB, class LayoutC, class TA, class TB, class TC>
+// KBlocks: run gemm one k-block at a time, gemm(mma, a(_, _, k), b(_, _, k), c), as a mainloop
+// does, instead of once over all of K.
+template <class Mma, class LayoutA, class LayoutB, class LayoutC, bool KBlocks, class TA, class TB, class TC>
 __global__ void tiled_mma_kernel(TA const* a, TB const* b, TC const* c, TC* d) {
   Mma mma;
   auto gA = make_tensor(make_gmem_ptr(a), LayoutA{});  // (BM, BK)
@@ -51,7 +53,13 @@ __global__ void tiled_mma_kernel(TA const* a, TB const* b, TC const* c, TC* d) {
   for (int i = 0; i < int(size(tCrA)); ++i) tCrA(i) = tCgA(i);
   for (int i = 0; i < int(size(tCrB)); ++i) tCrB(i) = tCgB(i);
   for (int i = 0; i < int(size(tCrC)); ++i) tCrC(i) = tCgC(i);
-  gemm(mma, tCrA, tCrB, tCrC);
+  if constexpr (KBlocks) {
+    for (int k = 0; k < int(size<2>(tCrA)); ++k) {
+      gemm(mma, tCrA(Underscore{}, Underscore{}, k), tCrB(Underscore{}, Underscore{}, k), tCrC);
+    }
+  } else {
+    gemm(mma, tCrA, tCrB, tCrC);
+  }
   for (int i = 0; i < int(size(tCrC)); ++i) tCgD(i) = tCrC(i);
 }
 
@@ -88,7 +96,7 @@ std::vector<T> random_tensor(std::mt19937_64& rng, bool tf32) {
 }
 
 // Runs one TiledMMA over the CTA tile given by the three layouts and checks D against the host.
-template <class Mma, class LayoutA, class LayoutB, class LayoutC>
+template <class Mma, class LayoutA, class LayoutB, class LayoutC, bool KBlocks = false>
 void check_tiled_mma(double tolerance, std::string const& name, uint64_t seed) {
   SCOPED_TRACE(name);
   using TA = typename Mma::ElementA;
@@ -111,7 +119,7 @@ void check_tiled_mma(double tolerance, std::string const& name, uint64_t seed) {
   DeviceBuffer<TC> d_d(c.size());
   d_d.fill_bytes(std::is_integral_v<TC> ? 0x7F : 0xFF);
 
-  tiled_mma_kernel<Mma, LayoutA, LayoutB, LayoutC>
+  tiled_mma_kernel<Mma, LayoutA, LayoutB, LayoutC, KBlocks>
       <<<1, int(size(Mma{}))>>>(d_a.get(), d_b.get(), d_c.get(), d_d.get());
   STRATA_CUDA_CHECK(cudaGetLastError());
   STRATA_CUDA_CHECK(cudaDeviceSynchronize());
@@ -147,12 +155,12 @@ void check_one_atom(double tolerance, uint64_t seed) {
 }
 
 // A 64 x 64 x BK CTA tile (2 x 2 warps in most cases), A and B K-major, C column-major.
-template <class Mma, int BK>
+template <class Mma, int BK, bool KBlocks = false>
 void check_cta_64x64(double tolerance, std::string const& name, uint64_t seed) {
   using LA = decltype(make_layout(Shape<_64, Int<BK>>{}, LayoutRight{}));
   using LB = decltype(make_layout(Shape<_64, Int<BK>>{}, LayoutRight{}));
   using LC = Layout<Shape<_64, _64>>;
-  check_tiled_mma<Mma, LA, LB, LC>(tolerance, name, seed);
+  check_tiled_mma<Mma, LA, LB, LC, KBlocks>(tolerance, name, seed);
 }
 
 using WarpContiguousN = Layout<Shape<_8, _2, _2>, Stride<_1, _16, _8>>;  // each warp 16 columns in a row
@@ -172,6 +180,8 @@ TEST(TiledMmaSm80, Bf16InputsF32Accumulators) {
   check_one_atom<Atom>(1e-5, 201);
   check_cta_64x64<decltype(make_tiled_mma(Atom{}, Layout<Shape<_2, _2, _1>>{}, Tile<_32, _32, _16>{})), 32>(
       1e-5, "2x2 warps, N tile 32", 202);
+  check_cta_64x64<decltype(make_tiled_mma(Atom{}, Layout<Shape<_2, _2, _1>>{}, Tile<_32, _32, _16>{})), 32, true>(
+      1e-5, "2x2 warps, N tile 32, one k-block at a time", 203);
 }
 
 TEST(TiledMmaSm80, F16InputsF16Accumulators) {
