@@ -33,22 +33,31 @@ using TnKernel = Sm80GemmKernel<Sm80GemmConfig<T, T, RowMajor, ColumnMajor, BM, 
 #ifndef STRATA_SM80_TILE
 #define STRATA_SM80_TILE 128, 256, 64, 2, 4, 3
 #endif
+#ifndef STRATA_SM80_NARROW_TILE
+#define STRATA_SM80_NARROW_TILE 32, 256, 64, 1, 4, 3
+#endif
 template <class T>
 struct Configs;
 template <>
 struct Configs<__nv_bfloat16> {
   using Large = TnKernel<__nv_bfloat16, STRATA_SM80_TILE>;
-  using Small = TnKernel<__nv_bfloat16, 128, 128, 32, 2, 2, 4>;
+  using Small = TnKernel<__nv_bfloat16, 128, 128, 64, 2, 2, 4>;
+  using Narrow = TnKernel<__nv_bfloat16, STRATA_SM80_NARROW_TILE>;
+  using Medium = TnKernel<__nv_bfloat16, 64, 128, 64, 2, 2, 4>;
 };
 template <>
 struct Configs<__half> {
   using Large = TnKernel<__half, STRATA_SM80_TILE>;
-  using Small = TnKernel<__half, 128, 128, 32, 2, 2, 4>;
+  using Small = TnKernel<__half, 128, 128, 64, 2, 2, 4>;
+  using Narrow = TnKernel<__half, STRATA_SM80_NARROW_TILE>;
+  using Medium = TnKernel<__half, 64, 128, 64, 2, 2, 4>;
 };
 template <>
 struct Configs<float> {
   using Large = TnKernel<float, 128, 128, 32, 2, 2, 3>;
-  using Small = TnKernel<float, 128, 128, 32, 2, 2, 3>;
+  using Small = Large;
+  using Narrow = Large;
+  using Medium = Large;
 };
 
 template <class T>
@@ -121,8 +130,12 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     strata_ms = median_ms([&](int i) { runner.launch(i); });
     return true;
   };
-  bool ok = large_tiles >= 132 ? time_strata(StrataRunner<typename Configs<T>::Large, T, TD>{})
-                               : time_strata(StrataRunner<typename Configs<T>::Small, T, TD>{});
+  // Decode shapes (few rows): flat tiles, so little MMA work goes to rows that do not exist and
+  // many CTAs stream B (split over K where the tiles alone are too few).
+  bool ok = m <= 32              ? time_strata(StrataRunner<typename Configs<T>::Narrow, T, TD>{})
+            : m <= 128           ? time_strata(StrataRunner<typename Configs<T>::Medium, T, TD>{})
+            : large_tiles >= 132 ? time_strata(StrataRunner<typename Configs<T>::Large, T, TD>{})
+                                 : time_strata(StrataRunner<typename Configs<T>::Small, T, TD>{});
   const double cublas_ms = median_ms(cublas);
   cublasDestroy(handle);
   if (!ok) {

@@ -13,8 +13,8 @@
 #include <kernel/gemm.hpp>
 
 using T = __nv_bfloat16;
-// 128 × 256 × 32 tiles, 2 × 4 warps (64 × 64 each), 4 stages in shared memory.
-using Config = strata::Sm80GemmConfig<T, T, strata::RowMajor, strata::ColumnMajor, 128, 256, 32, 2, 4, 4>;
+// 128 × 256 × 64 tiles, 2 × 4 warps (64 × 64 each), 3 stages in shared memory.
+using Config = strata::Sm80GemmConfig<T, T, strata::RowMajor, strata::ColumnMajor, 128, 256, 64, 2, 4, 3>;
 using Kernel = strata::Sm80GemmKernel<Config, T, strata::LinearCombination>;
 
 int main() {

@@ -28,13 +28,6 @@ STRATA_DEVICE __forceinline__ void cp_async_16_partial(void* smem_dst, void cons
 #endif
 }
 
-// The k-block kb of a (V, MMA_M, MMA_K) fragment as a (V, MMA_M, 1) fragment view.
-template <class Frag>
-STRATA_HD auto k_block(Frag& frag, int kb) {
-  auto l = frag.layout();
-  return make_tensor(frag.data() + layout<2>(l)(kb), make_layout(layout<0>(l), layout<1>(l), Layout<_1, _0>{}));
-}
-
 }  // namespace detail
 
 // What one CTA needs to know about its operands: the whole matrices as (rows, K) tensors in
@@ -68,22 +61,29 @@ struct Sm80Mainloop {
   }
 
   // Copies one K tile of an operand into one stage: each thread's 16-byte chunks, `g` being the
-  // chunks of K tile 0 and `offset` the elements from there to this tile. Chunks are clamped to
-  // the bytes that exist (rows past `rows_left`, columns past `k_left` read nothing) unless the
-  // whole tile is inside the matrix, the common case, which takes the plain copy.
+  // chunks of K tile 0 and `offset` the elements from there to this tile. The common case: the
+  // whole tile lies inside the matrix.
+  template <class T, class GTile, class STile>
+  STRATA_DEVICE static void load_whole_tile(GTile const& g, int64_t offset, STile const& s) {
+    STRATA_UNROLL
+    for (int i = 0; i < int(size<1>(s.layout())); ++i) {
+      STRATA_UNROLL
+      for (int j = 0; j < int(size<2>(s.layout())); ++j) {
+        detail::cp_async_16_partial(&s(0, i, j), &g(0, i, j) + offset, 16);
+      }
+    }
+  }
+
+  // The same at the matrix's edges: each chunk is clamped to the bytes that exist (rows past
+  // `rows_left`, columns past `k_left` read nothing) and zero-filled beyond.
   template <bool KMajor, class T, class GTile, class STile, class Coords>
-  STRATA_DEVICE static void load_tile(GTile const& g, int64_t offset, STile const& s, Coords const& c, T const* base,
-                                      int rows_left, int k_left, bool whole_tile) {
+  STRATA_DEVICE static void load_edge_tile(GTile const& g, int64_t offset, STile const& s, Coords const& c,
+                                           T const* base, int rows_left, int k_left) {
     constexpr int vec = 16 / int(sizeof(T));
     STRATA_UNROLL
     for (int i = 0; i < int(size<1>(s.layout())); ++i) {
       STRATA_UNROLL
       for (int j = 0; j < int(size<2>(s.layout())); ++j) {
-        T const* src = &g(0, i, j) + offset;
-        if (whole_tile) {
-          detail::cp_async_16_partial(&s(0, i, j), src, 16);
-          continue;
-        }
         auto coord = c(0, i, j);  // (row, k) of the chunk's first element, within the tile
         int row = get<0>(coord), col = get<1>(coord);
         int exist;
@@ -93,7 +93,7 @@ struct Sm80Mainloop {
           exist = col < k_left ? rows_left - row : 0;
         }
         exist = exist < 0 ? 0 : (exist > vec ? vec : exist);
-        detail::cp_async_16_partial(&s(0, i, j), exist > 0 ? src : base, exist * int(sizeof(T)));
+        detail::cp_async_16_partial(&s(0, i, j), exist > 0 ? &g(0, i, j) + offset : base, exist * int(sizeof(T)));
       }
     }
   }
@@ -139,29 +139,35 @@ struct Sm80Mainloop {
 
     auto load = [&](int k_tile, int stage) {
       const int k_left = args.k - k_tile * BK;
-      const bool whole = rows_whole && k_left >= BK;
-      load_tile<Config::a_k_major, TA>(tAgA, k_tile * a_step, tAsA(Underscore{}, Underscore{}, Underscore{}, stage),
-                                       tAcA, args.A, a_rows_left, k_left, whole);
-      load_tile<Config::b_k_major, TB>(tBgB, k_tile * b_step, tBsB(Underscore{}, Underscore{}, Underscore{}, stage),
-                                       tBcB, args.B, b_rows_left, k_left, whole);
+      auto sA_stage = tAsA(Underscore{}, Underscore{}, Underscore{}, stage);
+      auto sB_stage = tBsB(Underscore{}, Underscore{}, Underscore{}, stage);
+      if (rows_whole && k_left >= BK) {
+        load_whole_tile<TA>(tAgA, k_tile * a_step, sA_stage);
+        load_whole_tile<TB>(tBgB, k_tile * b_step, sB_stage);
+      } else {
+        load_edge_tile<Config::a_k_major, TA>(tAgA, k_tile * a_step, sA_stage, tAcA, args.A, a_rows_left, k_left);
+        load_edge_tile<Config::b_k_major, TB>(tBgB, k_tile * b_step, sB_stage, tBcB, args.B, b_rows_left, k_left);
+      }
     };
 
     // Shared -> registers: ldmatrix into exactly the MMA's fragments.
-    auto tCrA = thr_mma.partition_fragment_A(sA(Underscore{}, Underscore{}, 0));  // (V, MMA_M, MMA_K)
-    auto tCrB = thr_mma.partition_fragment_B(sB(Underscore{}, Underscore{}, 0));  // (V, MMA_N, MMA_K)
+    // Two k-blocks of register fragments: the one being multiplied and the one being loaded.
+    constexpr int k_blocks = BK / Config::atom_k;
+    auto two_k_blocks = [](auto rows) { return make_shape(rows, Int<2 * Config::atom_k>{}); };
+    auto tCrA = thr_mma.partition_fragment_A(two_k_blocks(Int<BM>{}));  // (V, MMA_M, 2)
+    auto tCrB = thr_mma.partition_fragment_B(two_k_blocks(Int<BN>{}));  // (V, MMA_N, 2)
     auto s2r_a = make_tiled_copy_A(typename Config::S2RAtomA{}, mma);
     auto s2r_b = make_tiled_copy_B(typename Config::S2RAtomB{}, mma);
     auto s2r_thr_a = s2r_a.get_slice(tid);
     auto s2r_thr_b = s2r_b.get_slice(tid);
-    auto tXsA = s2r_thr_a.partition_S(sA);  // (CPY, CPY_M, CPY_K, Stages)
-    auto tXrA = s2r_thr_a.retile_D(tCrA);   // (CPY, CPY_M, CPY_K)
+    auto tXsA = s2r_thr_a.partition_S(sA);  // (CPY, CPY_M, k blocks, Stages)
+    auto tXrA = s2r_thr_a.retile_D(tCrA);   // (CPY, CPY_M, 2)
     auto tXsB = s2r_thr_b.partition_S(sB);
     auto tXrB = s2r_thr_b.retile_D(tCrB);
-    constexpr int k_blocks = decltype(size<2>(tCrA.layout()))::value;
 
     auto load_k_block = [&](int stage, int kb) {
-      copy(s2r_a, tXsA(Underscore{}, Underscore{}, kb, stage), tXrA(Underscore{}, Underscore{}, kb));
-      copy(s2r_b, tXsB(Underscore{}, Underscore{}, kb, stage), tXrB(Underscore{}, Underscore{}, kb));
+      copy(s2r_a, tXsA(Underscore{}, Underscore{}, kb, stage), tXrA(Underscore{}, Underscore{}, kb % 2));
+      copy(s2r_b, tXsB(Underscore{}, Underscore{}, kb, stage), tXrB(Underscore{}, Underscore{}, kb % 2));
     };
 
     // Prologue: Stages - 1 tiles in flight (empty commit groups past the end keep the count).
@@ -197,9 +203,7 @@ struct Sm80Mainloop {
           ++k_tile_next;
           write_stage = write_stage + 1 == Stages ? 0 : write_stage + 1;
         }
-        auto a_kb = detail::k_block(tCrA, kb);
-        auto b_kb = detail::k_block(tCrB, kb);
-        gemm(mma, a_kb, b_kb, accum);
+        gemm(mma, tCrA(Underscore{}, Underscore{}, kb % 2), tCrB(Underscore{}, Underscore{}, kb % 2), accum);
       }
     }
     arch::cp_async_wait<0>();
