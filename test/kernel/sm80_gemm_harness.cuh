@@ -28,15 +28,15 @@ inline std::string describe(Shape3 s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
 
-// Values of the operands: uniform in [-1, 1] for floating types, small integers for int8 (never
-// all zeros: zeros hide unwritten outputs and wrong indexing).
+// Values of the operands: uniform in [-1, 1] for floating types, the whole int8 range for
+// integers (never all zeros: zeros hide unwritten outputs and wrong indexing).
 template <class T>
 std::vector<T> random_operand(size_t count, uint64_t seed) {
-  if constexpr (std::is_same_v<T, int8_t>) {
+  if constexpr (std::is_integral_v<T>) {
     std::mt19937_64 engine(seed);
-    std::uniform_int_distribution<int> uniform(-8, 8);
+    std::uniform_int_distribution<int> uniform(-128, 127);
     std::vector<T> v(count);
-    for (auto& x : v) x = int8_t(uniform(engine));
+    for (auto& x : v) x = T(uniform(engine));
     return v;
   } else {
     return random_vector<T>(count, seed);
@@ -89,8 +89,20 @@ constexpr double accumulation_tolerance() {
   else return 1e-4;
 }
 
-// A problem on the device: operands as the kernel's majorness says, D poisoned, and the
-// double-precision reference of A·B (ref) with Σ|a·b| (absref) for the tolerance.
+// Where a problem's matrices lie beyond the smallest legal leading dimensions. Pads and gaps are
+// in elements and should keep 16-byte alignment (multiples of the operand's vector) unless a test
+// wants an illegal layout on purpose.
+struct ProblemLayout {
+  int batches = 1;
+  int64_t pad_a = 0, pad_b = 0, pad_c = 0, pad_d = 0;  // added to each leading dimension
+  int64_t gap_a = 0, gap_b = 0, gap_c = 0, gap_d = 0;  // added between consecutive batches
+  bool shared_b = false;  // every batch reads the same B (batch_stride_b = 0)
+  bool with_c = false;    // a random source matrix C, for epilogues that read it
+};
+
+// A problem on the device: operands as the kernel's majorness says (padding and gaps random too,
+// so reading them shows), D poisoned everywhere, optionally a random C, and the double-precision
+// reference of A·B (ref) with Σ|a·b| (absref) for the tolerance.
 template <class Kernel>
 struct GemmProblem {
   using G = Gemm<Kernel>;
@@ -100,37 +112,60 @@ struct GemmProblem {
   using Config = typename Kernel::Config;
   static constexpr bool a_row_major = std::is_same_v<typename Config::LayoutTagA, RowMajor>;
   static constexpr bool b_row_major = std::is_same_v<typename Config::LayoutTagB, RowMajor>;
+  static constexpr int vector_d = 16 / int(sizeof(TD));
 
   Shape3 s;
   int batches;
-  int64_t lda, ldb, ldd, stride_a, stride_b, stride_d;
+  ProblemLayout layout;
+  int64_t lda, ldb, ldc, ldd, stride_a, stride_b, stride_c, stride_d;
   std::vector<TA> a;
   std::vector<TB> b;
+  std::vector<TD> c;
   DeviceBuffer<TA> dA;
   DeviceBuffer<TB> dB;
+  DeviceBuffer<TD> dC;
   DeviceBuffer<TD> dD;
   std::vector<double> ref, absref;
 
   static int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+  // Elements from the start of the first batch to the end of the last.
+  static size_t span(int64_t stride, int64_t extent, int batches) {
+    return size_t(std::max<int64_t>(stride * (batches - 1) + extent, 1));
+  }
 
-  GemmProblem(Shape3 shape, uint64_t seed, int batch_count = 1) : s(shape), batches(batch_count) {
-    // Leading dimensions: the smallest legal ones (padded to 16 bytes), so edges are exercised.
-    lda = round_up(std::max(1, a_row_major ? s.k : s.m), Config::vector_a);
-    ldb = round_up(std::max(1, b_row_major ? s.n : s.k), Config::vector_b);
-    ldd = round_up(std::max(1, s.n), 16 / int(sizeof(TD)));
-    stride_a = round_up(lda * (a_row_major ? s.m : s.k), 8);
-    stride_b = round_up(ldb * (b_row_major ? s.k : s.n), 8);
-    stride_d = ldd * s.m;
-    a = random_operand<TA>(size_t(std::max<int64_t>(stride_a * batches, 1)), seed);
-    b = random_operand<TB>(size_t(std::max<int64_t>(stride_b * batches, 1)), seed + 1);
+  GemmProblem(Shape3 shape, uint64_t seed, int batch_count = 1)
+      : GemmProblem(shape, seed, ProblemLayout{.batches = batch_count}) {}
+
+  GemmProblem(Shape3 shape, uint64_t seed, ProblemLayout l) : s(shape), batches(l.batches), layout(l) {
+    // Leading dimensions: the smallest legal ones (padded to 16 bytes), so edges are exercised,
+    // plus what the layout asks for.
+    lda = round_up(std::max(1, a_row_major ? s.k : s.m), Config::vector_a) + l.pad_a;
+    ldb = round_up(std::max(1, b_row_major ? s.n : s.k), Config::vector_b) + l.pad_b;
+    ldc = round_up(std::max(1, s.n), vector_d) + l.pad_c;
+    ldd = round_up(std::max(1, s.n), vector_d) + l.pad_d;
+    const int64_t extent_a = lda * (a_row_major ? s.m : s.k), extent_b = ldb * (b_row_major ? s.k : s.n);
+    const int64_t extent_c = ldc * s.m, extent_d = ldd * s.m;
+    stride_a = round_up(extent_a, Config::vector_a) + l.gap_a;
+    stride_b = l.shared_b ? 0 : round_up(extent_b, Config::vector_b) + l.gap_b;
+    stride_c = extent_c + l.gap_c;
+    stride_d = extent_d + l.gap_d;
+    a = random_operand<TA>(span(stride_a, extent_a, batches), seed);
+    b = random_operand<TB>(span(stride_b, extent_b, batches), seed + 1);
     dA = DeviceBuffer<TA>(a);
     dB = DeviceBuffer<TB>(b);
-    dD = DeviceBuffer<TD>(size_t(std::max<int64_t>(stride_d * batches, 1)));
+    if (l.with_c) {
+      c = random_operand<TD>(span(stride_c, extent_c, batches), seed + 2);
+      dC = DeviceBuffer<TD>(c);
+    }
+    dD = DeviceBuffer<TD>(span(stride_d, extent_d, batches));
     poison();
     compute_reference();
   }
 
   void poison() { dD.fill_bytes(0xFF); }
+
+  // C(i, j) of batch bt (the problem must have been made with_c).
+  double source(int i, int j, int bt) const { return as_double(c[size_t(bt * stride_c + i * ldc + j)]); }
 
   void compute_reference() {
     const int64_t mn = int64_t(s.m) * s.n;
@@ -155,9 +190,11 @@ struct GemmProblem {
     args.m = s.m; args.n = s.n; args.k = s.k;
     args.A = dA.get(); args.lda = lda;
     args.B = dB.get(); args.ldb = ldb;
+    args.C = dC.get(); args.ldc = ldc;
     args.D = dD.get(); args.ldd = ldd;
     args.batch_count = batches;
-    args.batch_stride_a = stride_a; args.batch_stride_b = stride_b; args.batch_stride_d = stride_d;
+    args.batch_stride_a = stride_a; args.batch_stride_b = stride_b;
+    args.batch_stride_c = stride_c; args.batch_stride_d = stride_d;
     return args;
   }
 
@@ -174,10 +211,31 @@ struct GemmProblem {
     return st;
   }
 
-  // Checks every element of D against expected(i, j, batch, ref) within the type's tolerance.
-  void check(std::function<double(int, int, int, double)> const& expected, std::string const& what) {
+  // Elements of D's buffer that no longer hold the poison (all bytes 0xFF).
+  int64_t written_elements() const {
     auto d = dD.download();
-    const double eps = output_epsilon<TD>(), acc_tol = accumulation_tolerance<TA>();
+    int64_t written = 0;
+    for (const TD& x : d) {
+      const auto* bytes = reinterpret_cast<const unsigned char*>(&x);
+      for (size_t i = 0; i < sizeof(TD); ++i) {
+        if (bytes[i] != 0xFF) {
+          ++written;
+          break;
+        }
+      }
+    }
+    return written;
+  }
+
+  // Checks every element of D against expected(i, j, batch, ref) within the type's tolerance:
+  // eps·|expected| for the output's rounding plus acc_scale·tol·Σ|a·b| for the accumulation
+  // (acc_scale: how much the epilogue can magnify an error of the accumulator, e.g. |alpha|, or
+  // the steepest slope of an activation). Also checks that nothing outside the m × n windows of
+  // the batches (leading-dimension padding, gaps between batches) was written.
+  void check(std::function<double(int, int, int, double)> const& expected, std::string const& what,
+             double acc_scale = 1.0) {
+    auto d = dD.download();
+    const double eps = output_epsilon<TD>(), acc_tol = accumulation_tolerance<TA>() * acc_scale;
     int64_t bad = 0;
     double num = 0, den = 0;
     for (int bt = 0; bt < batches; ++bt) {
@@ -200,6 +258,20 @@ struct GemmProblem {
     }
     EXPECT_EQ(bad, 0) << what << " " << describe(s) << ": " << bad << " wrong elements, relative error "
                       << std::sqrt(num / (den > 0 ? den : 1));
+    int64_t outside = 0;
+    for (size_t p = 0; p < d.size(); ++p) {
+      const int64_t bt = stride_d > 0 ? int64_t(p) / stride_d : 0, r = int64_t(p) - bt * stride_d;
+      if (bt < batches && r / ldd < s.m && r % ldd < s.n) continue;
+      const auto* bytes = reinterpret_cast<const unsigned char*>(&d[p]);
+      for (size_t e = 0; e < sizeof(TD); ++e) {
+        if (bytes[e] != 0xFF) {
+          ++outside;
+          break;
+        }
+      }
+    }
+    EXPECT_EQ(outside, 0) << what << " " << describe(s) << ": " << outside
+                          << " elements written outside the m x n output (padding or between batches)";
   }
 };
 

@@ -1,0 +1,214 @@
+// Ampere GEMM: bad input is refused with the Status code that names its kind and a message that
+// names the problem. The can_implement / initialize checks run without a GPU (pointers are never
+// dereferenced, so fake ones do); the tests that show nothing was written then run on the GPU.
+#include "sm80_gemm_harness.cuh"
+
+namespace {
+using namespace strata;
+using namespace strata::test;
+using T = __nv_bfloat16;
+using Config = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, 128, 256, 32, 2, 4, 4>;
+using Kernel = Sm80GemmKernel<Config, T, LinearCombination>;
+using G = Gemm<Kernel>;
+using Args = G::Arguments;
+
+// A valid 16-byte-aligned address that is never dereferenced.
+template <class P>
+P* fake(uintptr_t address) {
+  return reinterpret_cast<P*>(address);
+}
+
+// A legal 1000 × 1000 × 512 problem (A row-major, B column-major: lda = ldb = k, ldd = ldc = n).
+Args valid() {
+  Args a;
+  a.m = 1000; a.n = 1000; a.k = 512;
+  a.A = fake<const T>(0x100000); a.lda = 512;
+  a.B = fake<const T>(0x200000); a.ldb = 512;
+  a.C = fake<const T>(0x300000); a.ldc = 1000;
+  a.D = fake<T>(0x400000); a.ldd = 1000;
+  a.epilogue = {{1.f, 0.f}};
+  return a;
+}
+
+// `s` is a refusal with `code` whose message contains every one of `words`.
+testing::AssertionResult refused(Status const& s, StatusCode code, std::vector<std::string> const& words) {
+  if (s.ok()) return testing::AssertionFailure() << "accepted";
+  if (s.code() != code)
+    return testing::AssertionFailure() << "refused with code " << int(s.code()) << " instead of " << int(code)
+                                       << ": " << s.message();
+  for (const std::string& w : words) {
+    if (s.message().find(w) == std::string::npos)
+      return testing::AssertionFailure() << "message \"" << s.message() << "\" does not mention \"" << w << "\"";
+  }
+  return testing::AssertionSuccess();
+}
+
+// One kind of bad input: what to break, and how the refusal must read.
+struct BadCase {
+  const char* name;
+  std::function<void(Args&)> mutate;
+  StatusCode code;
+  std::vector<std::string> words;
+};
+const std::vector<BadCase>& bad_cases() {
+  static const std::vector<BadCase> cases = {
+      {"A + 1", [](Args& a) { a.A += 1; }, StatusCode::misaligned_pointer, {"A", "aligned"}},
+      {"B + 1", [](Args& a) { a.B += 1; }, StatusCode::misaligned_pointer, {"B", "aligned"}},
+      {"D + 1", [](Args& a) { a.D += 1; }, StatusCode::misaligned_pointer, {"D", "aligned"}},
+      {"C + 1 with beta", [](Args& a) { a.C += 1; a.epilogue = {{1.f, 1.f}}; }, StatusCode::misaligned_pointer,
+       {"C", "aligned"}},
+      {"lda = k + 4", [](Args& a) { a.lda = a.k + 4; }, StatusCode::misaligned_leading_dim, {"lda", "multiple of 8"}},
+      {"ldb = k - 8", [](Args& a) { a.ldb = a.k - 8; }, StatusCode::misaligned_leading_dim, {"ldb", "smaller"}},
+      {"ldd = n - 8", [](Args& a) { a.ldd = a.n - 8; }, StatusCode::misaligned_leading_dim, {"ldd", "smaller"}},
+      {"ldd = n + 1", [](Args& a) { a.ldd = a.n + 1; }, StatusCode::misaligned_leading_dim, {"ldd", "multiple of 8"}},
+      {"ldc = n - 8 with beta", [](Args& a) { a.ldc = a.n - 8; a.epilogue = {{1.f, 1.f}}; },
+       StatusCode::misaligned_leading_dim, {"ldc", "smaller"}},
+      {"A null", [](Args& a) { a.A = nullptr; }, StatusCode::null_pointer, {"A", "null"}},
+      {"B null", [](Args& a) { a.B = nullptr; }, StatusCode::null_pointer, {"B", "null"}},
+      {"D null", [](Args& a) { a.D = nullptr; }, StatusCode::null_pointer, {"D", "null"}},
+      {"C null with beta", [](Args& a) { a.C = nullptr; a.epilogue = {{1.f, -1.f}}; }, StatusCode::null_pointer,
+       {"C", "null", "beta"}},
+      {"m < 0", [](Args& a) { a.m = -1; }, StatusCode::invalid_problem, {"negative"}},
+      {"n < 0", [](Args& a) { a.n = -5; }, StatusCode::invalid_problem, {"negative"}},
+      {"k < 0", [](Args& a) { a.k = -1; }, StatusCode::invalid_problem, {"negative"}},
+      {"batch_count 0", [](Args& a) { a.batch_count = 0; }, StatusCode::invalid_problem, {"batch_count"}},
+      {"split_k < 0", [](Args& a) { a.split_k = -2; }, StatusCode::invalid_problem, {"split_k"}},
+      {"batch stride of A not a multiple of 8",
+       [](Args& a) { a.batch_count = 2; a.batch_stride_a = a.lda * a.m + 4; a.batch_stride_b = a.ldb * a.n;
+                     a.batch_stride_d = a.ldd * a.m; },
+       StatusCode::misaligned_leading_dim, {"batch stride", "A"}},
+  };
+  return cases;
+}
+
+// ---- without a GPU -------------------------------------------------------------------------------
+
+TEST(Sm80GemmBadInput, ValidProblemIsAccepted) {
+  EXPECT_TRUE(bool(G::can_implement(valid()))) << G::can_implement(valid()).message();
+}
+
+TEST(Sm80GemmBadInput, EachRefusedWithCodeAndReason) {
+  for (const BadCase& c : bad_cases()) {
+    Args a = valid();
+    c.mutate(a);
+    EXPECT_TRUE(refused(G::can_implement(a), c.code, c.words)) << c.name;
+  }
+}
+
+TEST(Sm80GemmBadInput, LeadingDimensionsFollowMajorness) {
+  // Column-major A is m × k with columns of m: lda must cover m, not k. int8 rows move in
+  // 16-element vectors.
+  using ColA = Gemm<Sm80GemmKernel<Sm80GemmConfig<T, T, ColumnMajor, ColumnMajor, 128, 256, 32, 2, 4, 4>, T,
+                                   LinearCombination>>;
+  ColA::Arguments a;
+  a.m = 1000; a.n = 64; a.k = 512;
+  a.A = fake<const T>(0x100000); a.lda = 512;
+  a.B = fake<const T>(0x200000); a.ldb = 512;
+  a.D = fake<T>(0x400000); a.ldd = 64;
+  EXPECT_TRUE(refused(ColA::can_implement(a), StatusCode::misaligned_leading_dim, {"lda", "1000"}));
+  a.lda = 1000;
+  EXPECT_TRUE(bool(ColA::can_implement(a))) << ColA::can_implement(a).message();
+
+  using S8 = Gemm<Sm80GemmKernel<Sm80GemmConfig<int8_t, int8_t, RowMajor, ColumnMajor, 128, 128, 64, 2, 2, 4>,
+                                 int32_t, LinearCombination>>;
+  S8::Arguments b;
+  b.m = 64; b.n = 64; b.k = 64;
+  b.A = fake<const int8_t>(0x100000); b.lda = 72;
+  b.B = fake<const int8_t>(0x200000); b.ldb = 64;
+  b.D = fake<int32_t>(0x400000); b.ldd = 64;
+  EXPECT_TRUE(refused(S8::can_implement(b), StatusCode::misaligned_leading_dim, {"lda", "multiple of 16"}));
+  b.lda = 80;
+  EXPECT_TRUE(bool(S8::can_implement(b))) << S8::can_implement(b).message();
+  b.ldd = 66;  // int32 D: 4-element vectors
+  EXPECT_TRUE(refused(S8::can_implement(b), StatusCode::misaligned_leading_dim, {"ldd", "multiple of 4"}));
+}
+
+TEST(Sm80GemmBadInput, NothingToComputeIsAccepted) {
+  Args a = valid();
+  a.m = 0;
+  a.D = nullptr;  // nothing is written, so no D is needed
+  EXPECT_TRUE(bool(G::can_implement(a))) << G::can_implement(a).message();
+  a = valid();
+  a.k = 0;
+  a.A = nullptr;  // nothing is read from A and B
+  a.B = nullptr;
+  EXPECT_TRUE(bool(G::can_implement(a))) << G::can_implement(a).message();
+}
+
+TEST(Sm80GemmBadInput, BatchCountBeyondTheGrid) {
+  Args a = valid();
+  a.batch_count = 65536;
+  EXPECT_TRUE(refused(G::can_implement(a), StatusCode::problem_too_large, {"batch_count"}));
+}
+
+// More K splits than a grid's z dimension holds (65535) would only fail at launch.
+TEST(Sm80GemmBadInput, SplitKBeyondTheGrid) {
+  Args a = valid();
+  a.m = 8; a.n = 8; a.k = 70000 * Config::BK;
+  a.lda = a.k; a.ldb = a.k; a.ldd = 8;
+  a.split_k = 70000;
+  const Status s = G::can_implement(a);
+  EXPECT_FALSE(s.ok()) << "split_k = 70000 with 70000 K tiles accepted: grid.z would be 70000 > 65535";
+}
+
+TEST(Sm80GemmBadInput, RunBeforeInitialize) {
+  G gemm;
+  EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {"initialize"}));
+}
+
+TEST(Sm80GemmBadInput, SplitKWorkspaceTooSmall) {
+  Args a = valid();
+  a.split_k = 3;
+  const size_t needed = G::workspace_size(a);
+  ASSERT_EQ(needed, size_t(3) * 1000 * 1000 * sizeof(float));
+  G gemm;
+  EXPECT_TRUE(refused(gemm.initialize(a, fake<void>(0x10000000), needed - 16), StatusCode::workspace_too_small,
+                      {"workspace", std::to_string(needed)}));
+  EXPECT_TRUE(refused(gemm.initialize(a, nullptr, needed), StatusCode::workspace_too_small, {"workspace"}));
+  EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {"initialize"}));
+}
+
+// The partials are written and read as 16-byte vectors: a workspace off 16-byte alignment must
+// be refused, not fault in the kernel (a misaligned access is a sticky error that ends the
+// process's CUDA context).
+TEST(Sm80GemmBadInput, SplitKWorkspaceMisaligned) {
+  Args a = valid();
+  a.split_k = 3;
+  const size_t needed = G::workspace_size(a);
+  G gemm;
+  const Status s = gemm.initialize(a, fake<void>(0x10000004), needed + 16);
+  EXPECT_TRUE(refused(s, StatusCode::misaligned_pointer, {"workspace"}));
+}
+
+// ---- on the GPU: refused input writes nothing ------------------------------------------------------
+
+TEST(Sm80GemmBadInput, RefusedInputWritesNothing) {
+  STRATA_REQUIRE_SM(8, 0);
+  GemmProblem<Kernel> p({257, 264, 200}, 900, ProblemLayout{.with_c = true});
+  const Args good = [&] {
+    Args a = p.arguments();
+    a.epilogue = {{1.f, 0.f}};
+    return a;
+  }();
+  std::vector<BadCase> cases = bad_cases();
+  cases.push_back({"workspace too small for split-K 3", [](Args& a) { a.split_k = 3; },
+                   StatusCode::workspace_too_small, {"workspace"}});
+  DeviceBuffer<char> small_workspace(1024);
+  for (const BadCase& c : cases) {
+    Args a = good;
+    c.mutate(a);
+    G gemm;
+    // A successful initialize first: the refused one after it must leave nothing to run.
+    ASSERT_TRUE(bool(gemm.initialize(good)));
+    const Status s = gemm.initialize(a, small_workspace.get(), small_workspace.bytes());
+    EXPECT_TRUE(refused(s, c.code, {})) << c.name;
+    EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {})) << c.name << ": run() after a refusal";
+    STRATA_CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_EQ(p.written_elements(), 0) << c.name << ": D was written";
+  }
+  // The poison check can see a write: the valid problem overwrites all of D.
+  ASSERT_TRUE(bool(p.run(good)));
+  EXPECT_EQ(p.written_elements(), int64_t(257) * 264);
+  p.check([](int, int, int, double ref) { return ref; }, "after the refusals");
+}
+}  // namespace

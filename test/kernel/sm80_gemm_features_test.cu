@@ -1,0 +1,173 @@
+// Ampere GEMM features beyond a plain A·B, on bf16 with fp32 accumulation, for a large and a
+// small tile: batches with padded leading dimensions and distinct batch strides (and a B shared by
+// all batches), D = alpha·A·B + beta·C with ragged edges, split-K (explicit and automatic, with
+// and without C, batched), and empty problems (m, n or k = 0). Every output element is checked
+// against a double reference; D outside the m × n windows must keep its poison.
+#include <algorithm>
+
+#include "sm80_gemm_harness.cuh"
+
+namespace {
+using namespace strata;
+using namespace strata::test;
+using T = __nv_bfloat16;
+using Large = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, 128, 256, 32, 2, 4, 4>;
+using Small = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, 128, 128, 32, 2, 2, 4>;
+template <class Config>
+using KernelFor = Sm80GemmKernel<Config, T, LinearCombination>;
+
+constexpr float kAlpha = 0.5f, kBeta = -1.25f;
+
+template <class Kernel>
+void run_and_check(GemmProblem<Kernel>& p, typename Gemm<Kernel>::Arguments const& args, std::string const& what) {
+  const Status st = Gemm<Kernel>::can_implement(args);
+  ASSERT_TRUE(bool(st)) << what << " " << describe(p.s) << ": " << st.message();
+  ASSERT_TRUE(bool(p.run(args))) << what << " " << describe(p.s);
+  const double alpha = args.epilogue.params.alpha, beta = args.epilogue.params.beta;
+  p.check(
+      [&](int i, int j, int bt, double ref) { return alpha * ref + (beta != 0 ? beta * p.source(i, j, bt) : 0.0); },
+      what, std::fabs(alpha));
+}
+
+// Three batches; every operand's leading dimension padded, gaps of different sizes between
+// batches, so a wrong stride or leading dimension reads or writes the wrong place.
+template <class Config>
+void batched() {
+  STRATA_REQUIRE_SM(8, 0);
+  using Kernel = KernelFor<Config>;
+  const ProblemLayout layout{.batches = 3, .pad_a = 8, .pad_b = 16, .pad_c = 24, .pad_d = 8,
+                             .gap_a = 40, .gap_b = 8, .gap_c = 16, .gap_d = 24, .with_c = true};
+  uint64_t seed = 100;
+  for (Shape3 s : {Shape3{129, 300, 77}, Shape3{1000, 7, 129}, Shape3{7, 1000, 1000}}) {
+    GemmProblem<Kernel> p(s, seed += 3, layout);
+    auto args = p.arguments();
+    args.epilogue = {{1.f, 0.f}};
+    run_and_check(p, args, "batched");
+    p.poison();
+    args.epilogue = {{kAlpha, kBeta}};
+    run_and_check(p, args, "batched, beta");
+  }
+  ProblemLayout shared = layout;
+  shared.shared_b = true;  // batch_stride_b = 0: one B for every batch
+  GemmProblem<Kernel> p({257, 129, 129}, seed, shared);
+  auto args = p.arguments();
+  args.epilogue = {{kAlpha, kBeta}};
+  run_and_check(p, args, "batched, shared B, beta");
+}
+
+// D = 0.5·A·B - 1.25·C on ragged shapes, C and D with different leading dimensions.
+template <class Config>
+void beta() {
+  STRATA_REQUIRE_SM(8, 0);
+  using Kernel = KernelFor<Config>;
+  uint64_t seed = 200;
+  for (Shape3 s : {Shape3{1, 1, 1}, Shape3{7, 7, 7}, Shape3{129, 257, 129}, Shape3{1000, 129, 1000},
+                   Shape3{7, 4097, 33}, Shape3{4097, 7, 129}}) {
+    GemmProblem<Kernel> p(s, seed += 3, ProblemLayout{.pad_c = 8, .pad_d = 16, .with_c = true});
+    auto args = p.arguments();
+    args.epilogue = {{kAlpha, kBeta}};
+    run_and_check(p, args, "beta");
+  }
+}
+
+// Split-K with 3 and 4 splits, with and without C; (7, 7, 129) has 5 K tiles, so with 4 splits of
+// 2 tiles the last split owns none and must contribute zeros.
+template <class Config>
+void split_k() {
+  STRATA_REQUIRE_SM(8, 0);
+  using Kernel = KernelFor<Config>;
+  uint64_t seed = 300;
+  for (Shape3 s : {Shape3{129, 300, 1000}, Shape3{1000, 129, 4097}, Shape3{7, 7, 129}}) {
+    for (int splits : {3, 4}) {
+      for (bool with_c : {false, true}) {
+        GemmProblem<Kernel> p(s, seed += 3, ProblemLayout{.pad_d = 8, .with_c = with_c});
+        auto args = p.arguments();
+        args.split_k = splits;
+        args.epilogue = with_c ? LinearCombination{{kAlpha, kBeta}} : LinearCombination{{1.f, 0.f}};
+        EXPECT_EQ(Gemm<Kernel>::effective_splits(args), splits);
+        EXPECT_GT(Gemm<Kernel>::workspace_size(args), 0u);
+        run_and_check(p, args, "split-K " + std::to_string(splits) + (with_c ? ", beta" : ""));
+      }
+    }
+  }
+  // Batched split-K: the partials and the reduction are per batch.
+  GemmProblem<Kernel> p({129, 136, 1000}, seed,
+                        ProblemLayout{.batches = 3, .pad_c = 8, .gap_c = 8, .gap_d = 16, .with_c = true});
+  auto args = p.arguments();
+  args.split_k = 3;
+  args.epilogue = {{kAlpha, kBeta}};
+  run_and_check(p, args, "batched split-K 3, beta");
+}
+
+// split_k = 0 on a problem with one output tile and a long K must split, and still be right.
+template <class Config>
+void split_k_automatic() {
+  STRATA_REQUIRE_SM(8, 0);
+  using Kernel = KernelFor<Config>;
+  for (bool with_c : {false, true}) {
+    GemmProblem<Kernel> p({64, 256, 8192}, with_c ? 401 : 400, ProblemLayout{.with_c = with_c});
+    auto args = p.arguments();
+    args.split_k = 0;
+    args.epilogue = with_c ? LinearCombination{{kAlpha, kBeta}} : LinearCombination{{1.f, 0.f}};
+    EXPECT_GT(Gemm<Kernel>::effective_splits(args), 1) << "automatic split-K did not split 64x256x8192";
+    run_and_check(p, args, std::string("split-K automatic") + (with_c ? ", beta" : ""));
+  }
+}
+
+TEST(Sm80GemmFeatures, BatchedLargeTile) { batched<Large>(); }
+TEST(Sm80GemmFeatures, BatchedSmallTile) { batched<Small>(); }
+TEST(Sm80GemmFeatures, BetaLargeTile) { beta<Large>(); }
+TEST(Sm80GemmFeatures, BetaSmallTile) { beta<Small>(); }
+TEST(Sm80GemmFeatures, SplitKLargeTile) { split_k<Large>(); }
+TEST(Sm80GemmFeatures, SplitKSmallTile) { split_k<Small>(); }
+TEST(Sm80GemmFeatures, SplitKAutomaticLargeTile) { split_k_automatic<Large>(); }
+TEST(Sm80GemmFeatures, SplitKAutomaticSmallTile) { split_k_automatic<Small>(); }
+
+// m = 0 or n = 0: success, nothing launched, D (even a null one) untouched.
+TEST(Sm80GemmFeatures, EmptyOutputLaunchesNothing) {
+  STRATA_REQUIRE_SM(8, 0);
+  using Kernel = KernelFor<Large>;
+  using G = Gemm<Kernel>;
+  for (Shape3 s : {Shape3{0, 100, 64}, Shape3{100, 0, 64}, Shape3{0, 0, 0}}) {
+    for (int splits : {1, 0, 3}) {
+      GemmProblem<Kernel> p(s, 500);
+      DeviceBuffer<T> d(4096);
+      d.fill_bytes(0xFF);
+      auto args = p.arguments();
+      args.D = d.get();
+      args.ldd = 128;
+      args.split_k = splits;
+      args.epilogue = {{1.f, 0.f}};
+      EXPECT_EQ(G::workspace_size(args), 0u) << describe(s);
+      const Status st = p.run(args);
+      EXPECT_TRUE(bool(st)) << describe(s) << ": " << st.message();
+      auto after = d.download();
+      const auto* bytes = reinterpret_cast<const unsigned char*>(after.data());
+      EXPECT_TRUE(std::all_of(bytes, bytes + after.size() * sizeof(T), [](unsigned char b) { return b == 0xFF; }))
+          << describe(s) << ", split_k " << splits << ": D was written";
+      args.D = nullptr;
+      EXPECT_TRUE(bool(G::can_implement(args))) << describe(s) << ": a null D with nothing to write is fine";
+    }
+  }
+}
+
+// k = 0: A·B is the empty sum, so D = beta·C, or D = 0 when beta is 0 (A and B may be null).
+TEST(Sm80GemmFeatures, EmptyKWritesBetaC) {
+  STRATA_REQUIRE_SM(8, 0);
+  using Kernel = KernelFor<Large>;
+  for (Shape3 s : {Shape3{129, 300, 0}, Shape3{7, 1, 0}}) {
+    for (int splits : {1, 4, 0}) {
+      GemmProblem<Kernel> p(s, 600, ProblemLayout{.pad_d = 8, .with_c = true});
+      auto args = p.arguments();
+      args.A = nullptr;
+      args.B = nullptr;
+      args.split_k = splits;
+      args.epilogue = {{kAlpha, 0.f}};
+      run_and_check(p, args, "k = 0, beta = 0, split_k " + std::to_string(splits));
+      p.poison();
+      args.epilogue = {{kAlpha, kBeta}};
+      run_and_check(p, args, "k = 0, beta, split_k " + std::to_string(splits));
+    }
+  }
+}
+}  // namespace
