@@ -84,7 +84,8 @@ struct CopyOperand {
   using tensor_type = std::remove_cvref_t<Tn>;
   using value_type = typename tensor_type::value_type;
   static constexpr int size = N;
-  // Registers are staged value by value; anything else is memory and is addressed by pointer.
+  // Registers are staged through the instruction's own register; anything else is memory and is
+  // addressed by pointer.
   static constexpr bool in_registers = is_rmem_v<std::remove_cvref_t<typename tensor_type::iterator>>;
 
   // Whether the N values are provably one run of consecutive elements (plain layout, stride _1).
@@ -107,13 +108,9 @@ struct CopyOperand {
   // so for a plain layout they must provably be contiguous; for a swizzled layout the swizzle
   // must keep such runs together (its M >= log2 N), which is the caller's precondition.
   STRATA_HD auto address() const {
-    using L = typename tensor_type::layout_type;
-    if constexpr (N > 1 && PlainLayout<L>) {
-      using Run = decltype(coalesce(composition(std::declval<L>(), Layout<Int<N>, Int<1>>{})));
-      static_assert(std::is_same_v<Run, Layout<Int<N>, Int<1>>>,
-                    "copy atom: the values one instruction moves must be contiguous in memory, with a "
-                    "stride of _1 known at compile time (partition the contiguous mode, or use a narrower atom)");
-    }
+    static_assert(contiguous || !PlainLayout<typename tensor_type::layout_type>,
+                  "copy atom: the values one instruction moves must be contiguous in memory, with a "
+                  "stride of _1 known at compile time (partition the contiguous mode, or use a narrower atom)");
     return &tensor(first);
   }
 };

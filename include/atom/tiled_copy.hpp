@@ -24,9 +24,6 @@
 // Partitioning a tensor of shape (M, N, ...) is then: divide it by the tiler, compose the tile mode
 // with the TV layout, slice the thread: (CPY values, CPY_M, CPY_N, ...), mode 0 being the thread's
 // values of one tile, ((atom values), (atom calls)), the other modes counting tiles.
-//
-// (Inside these functions `_` is spelled Underscore{}: the variable `_` lives in host memory and
-// may not be referenced from device code.)
 #pragma once
 
 #include <type_traits>
@@ -77,7 +74,7 @@ struct TiledCopy : Atom {
     auto side_to_ref = composition(right_inverse(typename Atom::ValLayoutRef{}), side);
     // ((atom thread, atom value), (thread group, call)) -> tile index
     auto by_atom = zipped_divide(LayoutTV{}, make_shape(Int<atom_num_threads>{}, Int<atom_num_values>{}));
-    auto side_by_atom = composition(by_atom, make_tile(side_to_ref, Underscore{}));
+    auto side_by_atom = composition(by_atom, make_tile(side_to_ref, _));
     return coalesce(zip_layouts(layout<0>(side_by_atom), layout<1>(side_by_atom)), Shape<_1, Shape<_1, _1>>{});
   }
 
@@ -122,8 +119,8 @@ struct TiledCopy : Atom {
     auto value_order = zipped_divide(logical_product(make_layout(v), right_inverse(block_of_mn)),
                                      make_layout(Int<atom_num_values>{}));
     auto tiled = zipped_divide(make_layout(frag_shape), tuple_cat(make_tuple(v), block_grid));
-    auto ordered = composition(tiled, make_tile(value_order, Underscore{}));  // ((atom values, calls), (1, RestM, RestN))
-    return ordered(Underscore{}, tuple_cat(make_tuple(_0{}), repeat<R - 1>(Underscore{})));
+    auto ordered = composition(tiled, make_tile(value_order, _));  // ((atom values, calls), (1, RestM, RestN))
+    return ordered(_, tuple_cat(make_tuple(_0{}), repeat<R - 1>(_)));
   }
 
   // retile(frag): the fragment seen with the copy's value grouping, (CPY values, CPY_M, CPY_N),
@@ -210,7 +207,7 @@ struct ThrCopy : TiledCopy_ {
     auto shape = t.layout().shape();
     constexpr int R = rank_v<decltype(shape)>;
     auto parts = make_tensor(t.data(), composition(t.layout(), TiledCopy_::tidfrg(shape, tv)));
-    return parts(thr_idx, Underscore{}, repeat<R>(Underscore{}));
+    return parts(thr_idx, _, repeat<R>(_));
   }
 };
 

@@ -1,6 +1,7 @@
 // Strata: what happens to each accumulator on its way out: small functors a user can write too.
 //
-// An epilogue functor is called once per output element, in the compute type (float), with the
+// An epilogue functor is called once per output element, in the compute type (float; double for
+// integer accumulators, so int32 results stay exact through a functor that is a template), with the
 // accumulator, the source value C (0 when the epilogue does not read C) and the element's row and
 // column in the output matrix. It returns the value to store:
 //
@@ -65,8 +66,10 @@ struct LinearCombination {
   Params params;
 
   STRATA_HOST_DEVICE bool reads_source() const { return params.beta != 0.f; }
-  STRATA_HOST_DEVICE float operator()(float acc, float c, int, int) const {
-    return params.alpha * acc + params.beta * c;
+  // T is float, or double for integer accumulators (exact for every int32).
+  template <class T>
+  STRATA_HOST_DEVICE T operator()(T acc, T c, int, int) const {
+    return T(params.alpha) * acc + T(params.beta) * c;
   }
 };
 
@@ -86,6 +89,11 @@ struct LinearCombinationBiasActivation {
   Params params;
 
   STRATA_HOST_DEVICE bool reads_source() const { return params.beta != 0.f; }
+  // Why these parameters cannot work, or null: Gemm::can_implement asks before launching.
+  const char* invalid_reason() const {
+    return params.bias_mode != BiasMode::none && params.bias == nullptr ? "the epilogue's bias pointer is null"
+                                                                          : nullptr;
+  }
   STRATA_HOST_DEVICE float operator()(float acc, float c, int row, int col) const {
     float x = params.alpha * acc + params.beta * c;
     if (params.bias_mode == BiasMode::per_row) x += params.bias[row];

@@ -30,6 +30,29 @@ STRATA_HD float to_float(T x) {
     return static_cast<float>(x);
   }
 }
+// The type accumulators are handed to the functor in: double for integers (exact), else float.
+template <class Accumulator>
+using compute_t = std::conditional_t<std::is_integral_v<Accumulator>, double, float>;
+
+// An element as the compute type: 16-bit floats through float, anything else converted directly.
+template <class Compute, class T>
+STRATA_HD Compute to_compute(T x) {
+  if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) {
+    return static_cast<Compute>(to_float(x));
+  } else {
+    return static_cast<Compute>(x);
+  }
+}
+
+template <class T>
+STRATA_HD T from_compute(double x) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<T>(llrint(x));
+  } else {
+    return static_cast<T>(x);
+  }
+}
+
 template <class T>
 STRATA_HD T from_float(float x) {
   if constexpr (std::is_same_v<T, __half>) {
@@ -40,6 +63,16 @@ STRATA_HD T from_float(float x) {
     return static_cast<T>(lrintf(x));
   } else {
     return static_cast<T>(x);
+  }
+}
+
+// A functor's result as a D element: integers rounded from double, floats converted.
+template <class TD, class R>
+STRATA_HD TD store_as(R x) {
+  if constexpr (std::is_integral_v<TD>) {
+    return from_compute<TD>(static_cast<double>(x));
+  } else {
+    return from_float<TD>(static_cast<float>(x));
   }
 }
 
@@ -71,6 +104,8 @@ struct Sm80Epilogue {
   static constexpr int pitch = BN + 8;
   static constexpr int smem_bytes = band_rows * pitch * int(sizeof(Accumulator));
   static constexpr int vec = 16 / int(sizeof(TD));
+  using Compute = detail::compute_t<Accumulator>;
+
   static_assert(BN % vec == 0, "Sm80Epilogue: BN must be a multiple of the 16-byte output vector");
   static_assert(std::is_same_v<TD, TC> || std::is_same_v<TC, void>,
                 "Sm80Epilogue: C and D must have the same element type");
@@ -107,22 +142,22 @@ struct Sm80Epilogue {
         const int gm = m0 + band * band_rows + row;
         const int gn = n0 + col;
         if (gm >= m || gn >= n) continue;
-        float acc[vec];
+        Compute acc[vec];
         STRATA_UNROLL
-        for (int e = 0; e < vec; ++e) acc[e] = static_cast<float>(sBand(row, col + e));
+        for (int e = 0; e < vec; ++e) acc[e] = static_cast<Compute>(sBand(row, col + e));
         TD* d = args.D + gm * args.ldd + gn;
         if (gn + vec <= n) {
           detail::Vector16<TD> source{}, out;
           if (reads_source) source = *reinterpret_cast<detail::Vector16<TD> const*>(args.C + gm * args.ldc + gn);
           STRATA_UNROLL
           for (int e = 0; e < vec; ++e) {
-            out.v[e] = detail::from_float<TD>(args.functor(acc[e], detail::to_float(source.v[e]), gm, gn + e));
+            out.v[e] = detail::store_as<TD>(args.functor(acc[e], detail::to_compute<Compute>(source.v[e]), gm, gn + e));
           }
           *reinterpret_cast<detail::Vector16<TD>*>(d) = out;
         } else {
           for (int e = 0; e < vec && gn + e < n; ++e) {
-            float source = reads_source ? detail::to_float(args.C[gm * args.ldc + gn + e]) : 0.f;
-            d[e] = detail::from_float<TD>(args.functor(acc[e], source, gm, gn + e));
+            const Compute source = reads_source ? detail::to_compute<Compute>(args.C[gm * args.ldc + gn + e]) : 0;
+            d[e] = detail::store_as<TD>(args.functor(acc[e], source, gm, gn + e));
           }
         }
       }

@@ -53,10 +53,12 @@ class Gemm {
     if (a.m < 0 || a.n < 0 || a.k < 0) return {StatusCode::invalid_problem, "m, n and k must not be negative"};
     if (a.batch_count < 1) return {StatusCode::invalid_problem, "batch_count must be at least 1"};
     if (a.split_k < 0) return {StatusCode::invalid_problem, "split_k must be 0 (automatic) or positive"};
+    if (a.split_k > 65535) return {StatusCode::problem_too_large, "split_k must be at most 65535 (grid z)"};
     if (a.batch_count > 65535) return {StatusCode::problem_too_large, "batch_count must be at most 65535 (grid y)"};
     if (a.m == 0 || a.n == 0) return Status::success();  // nothing to compute, nothing is touched
     if (a.D == nullptr) return {StatusCode::null_pointer, "D is null"};
-    if (a.k > 0 && (a.A == nullptr || a.B == nullptr)) return {StatusCode::null_pointer, "A or B is null while k > 0"};
+    if (a.k > 0 && a.A == nullptr) return {StatusCode::null_pointer, "A is null while k > 0"};
+    if (a.k > 0 && a.B == nullptr) return {StatusCode::null_pointer, "B is null while k > 0"};
     if (Status s = check_operand("A", a.A, a.lda, a.batch_stride_a, Config::a_k_major ? a.k : a.m,
                                  Config::vector_a, a.k > 0, a.batch_count);
         !s)
@@ -67,6 +69,12 @@ class Gemm {
       return s;
     constexpr int vec_d = 16 / int(sizeof(ElementD));
     if (Status s = check_operand("D", a.D, a.ldd, a.batch_stride_d, a.n, vec_d, true, a.batch_count); !s) return s;
+    if (a.batch_count > 1 && a.batch_stride_d < a.ldd * (a.m - 1) + a.n)
+      return {StatusCode::invalid_leading_dim, "the batches of D overlap: batch_stride_d (" +
+                                                   std::to_string(a.batch_stride_d) + ") < ldd * (m - 1) + n"};
+    if constexpr (requires { a.epilogue.invalid_reason(); }) {
+      if (const char* why = a.epilogue.invalid_reason()) return {StatusCode::invalid_problem, why};
+    }
     if (a.epilogue.reads_source()) {
       if (a.C == nullptr) return {StatusCode::null_pointer, "C is null but the epilogue reads it (beta != 0)"};
       if (Status s = check_operand("C", a.C, a.ldc, a.batch_stride_c, a.n, vec_d, true, a.batch_count); !s) return s;
@@ -94,6 +102,7 @@ class Gemm {
       while (tiles * splits * 2 <= 2LL * sms && k_tiles / (splits * 2) >= 8 && splits < 64) splits *= 2;
     }
     if (splits > k_tiles) splits = k_tiles;
+    if (splits > 65535) splits = 65535;
     return splits < 1 ? 1 : splits;
   }
 
@@ -103,7 +112,7 @@ class Gemm {
   static size_t workspace_size(Arguments const& a) {
     const int splits = effective_splits(a);
     if (splits <= 1 || a.m == 0 || a.n == 0) return 0;
-    return size_t(splits) * a.batch_count * a.m * partials_ld(a) * sizeof(float);
+    return size_t(splits) * a.batch_count * a.m * partials_ld(a) * sizeof(typename Kernel::ElementPartial);
   }
 
   // Checks `args` and prepares the launch. Nothing is launched or written on refusal.
@@ -116,6 +125,8 @@ class Gemm {
                                                    " splits needs " + std::to_string(needed) +
                                                    " bytes of workspace, got " + std::to_string(workspace_bytes)};
     }
+    if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % 16 != 0)
+      return {StatusCode::misaligned_pointer, "the workspace must be 16-byte aligned"};
     if (cudaError_t e = cudaFuncSetAttribute(Kernel::entry(), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              Kernel::smem_bytes);
         e != cudaSuccess) {
@@ -133,7 +144,7 @@ class Gemm {
     p.batch_stride_d = a.batch_stride_d;
     p.scheduler = GroupedTileScheduler::make(a.m, a.n, Config::BM, Config::BN, a.batch_count, splits);
     p.k_tiles_per_split = splits > 1 ? (k_tiles + splits - 1) / splits : (k_tiles > 0 ? k_tiles : 1);
-    p.partials = splits > 1 ? static_cast<float*>(workspace) : nullptr;
+    p.partials = splits > 1 ? static_cast<typename Kernel::ElementPartial*>(workspace) : nullptr;
     p.partials_ld = partials_ld(a);
     initialized_ = true;
     return Status::success();
@@ -151,7 +162,7 @@ class Gemm {
     if (s.splits > 1) {
       const int64_t threads = int64_t(args_.m) * ((args_.n + 3) / 4);
       dim3 reduce_grid(unsigned((threads + 255) / 256), unsigned(s.batches));
-      splitk_reduce_kernel<ElementD, Functor><<<reduce_grid, 256, 0, stream>>>(
+      splitk_reduce_kernel<ElementD, typename Kernel::ElementPartial, Functor><<<reduce_grid, 256, 0, stream>>>(
           params_.partials, params_.partials_ld, s.splits, s.batches, args_.m, args_.n, params_.epilogue,
           params_.batch_stride_c, params_.batch_stride_d);
       if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
@@ -176,7 +187,7 @@ class Gemm {
     if (reinterpret_cast<uintptr_t>(ptr) % 16 != 0)
       return {StatusCode::misaligned_pointer, n + " must be 16-byte aligned (the kernel moves 16-byte vectors)"};
     if (ld < (contiguous_extent > 1 ? contiguous_extent : 1))
-      return {StatusCode::misaligned_leading_dim, "ld" + std::string(1, char(name[0] + 32)) + " (" + std::to_string(ld) +
+      return {StatusCode::invalid_leading_dim, "ld" + std::string(1, char(name[0] + 32)) + " (" + std::to_string(ld) +
                                                       ") is smaller than the contiguous extent of " + n + " (" +
                                                       std::to_string(contiguous_extent) + ")"};
     if (ld % vector != 0)

@@ -29,7 +29,8 @@ __global__ void __launch_bounds__(Kernel::kThreads) sm80_gemm_kernel(typename Ke
 // Writes the raw accumulators: the epilogue functor of split-K partials.
 struct StoreAccumulator {
   STRATA_HOST_DEVICE bool reads_source() const { return false; }
-  STRATA_HOST_DEVICE float operator()(float acc, float, int, int) const { return acc; }
+  template <class T>
+  STRATA_HOST_DEVICE T operator()(T acc, T, int, int) const { return acc; }
 };
 
 template <class Config_, class TD, class Functor_>
@@ -42,7 +43,9 @@ struct Sm80GemmKernel {
   using ElementD = TD;
   using Mainloop = Sm80Mainloop<Config>;
   using Epilogue = Sm80Epilogue<Config, TD, TD, Functor>;
-  using PartialEpilogue = Sm80Epilogue<Config, float, float, StoreAccumulator>;
+  // Split-K partials keep the accumulator type: fp32, or int32 so integer results stay exact.
+  using ElementPartial = typename Config::ElementAccumulator;
+  using PartialEpilogue = Sm80Epilogue<Config, ElementPartial, ElementPartial, StoreAccumulator>;
   static constexpr int kThreads = Config::kThreads;
   static constexpr int smem_bytes = [] {
     int s = Config::smem_bytes_mainloop;
@@ -56,7 +59,7 @@ struct Sm80GemmKernel {
     int64_t batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
     GroupedTileScheduler scheduler;
     int k_tiles_per_split;
-    float* partials;          // split-K only: splits × batches × m × partials_ld floats
+    ElementPartial* partials;  // split-K only: splits × batches × m × partials_ld accumulators
     int64_t partials_ld;
   };
 
@@ -86,7 +89,7 @@ struct Sm80GemmKernel {
       Epilogue::run(out, operands.m, operands.n, m0, n0, accum, smem);
     } else {
       const int64_t slice = int64_t(operands.m) * p.partials_ld;
-      Sm80EpilogueArguments<float, float, StoreAccumulator> out{
+      Sm80EpilogueArguments<ElementPartial, ElementPartial, StoreAccumulator> out{
           p.partials + (int64_t(tile.split) * p.scheduler.batches + tile.batch) * slice, p.partials_ld, nullptr, 0,
           {}};
       PartialEpilogue::run(out, operands.m, operands.n, m0, n0, accum, smem);
@@ -96,10 +99,15 @@ struct Sm80GemmKernel {
 
 
 // D = functor(Σ_s partials[s], C) for every element; one thread per 4 columns of one row.
-template <class TD, class Functor>
-__global__ void splitk_reduce_kernel(float const* partials, int64_t partials_ld, int splits, int batches, int m,
-                                     int n, Sm80EpilogueArguments<TD, TD, Functor> out, int64_t batch_stride_c,
+template <class TD, class P, class Functor>
+__global__ void splitk_reduce_kernel(P const* partials, int64_t partials_ld, int splits, int batches, int m, int n,
+                                     Sm80EpilogueArguments<TD, TD, Functor> out, int64_t batch_stride_c,
                                      int64_t batch_stride_d) {
+  static_assert(sizeof(P) == 4, "split-K partials are 4-byte accumulators (fp32 or int32)");
+  using Compute = detail::compute_t<P>;
+  struct alignas(16) Quad {
+    P v[4];
+  };
   const int quads = (n + 3) / 4;
   const int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   const int batch = blockIdx.y;
@@ -107,19 +115,18 @@ __global__ void splitk_reduce_kernel(float const* partials, int64_t partials_ld,
   const int row = int(idx / quads);
   const int col = int(idx % quads) * 4;
   const int64_t slice = int64_t(m) * partials_ld;
-  float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+  P sum[4] = {0, 0, 0, 0};
   for (int s = 0; s < splits; ++s) {
-    const float4 v = *reinterpret_cast<float4 const*>(partials + (int64_t(s) * batches + batch) * slice +
-                                                      int64_t(row) * partials_ld + col);
-    sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
+    const Quad q = *reinterpret_cast<Quad const*>(partials + (int64_t(s) * batches + batch) * slice +
+                                                  int64_t(row) * partials_ld + col);
+    for (int e = 0; e < 4; ++e) sum[e] += q.v[e];
   }
-  const float acc[4] = {sum.x, sum.y, sum.z, sum.w};
   TD* d = out.D + batch * batch_stride_d + int64_t(row) * out.ldd;
   TD const* c = out.C ? out.C + batch * batch_stride_c + int64_t(row) * out.ldc : nullptr;
   const bool reads_source = out.functor.reads_source();
   for (int e = 0; e < 4 && col + e < n; ++e) {
-    const float source = reads_source ? detail::to_float(c[col + e]) : 0.f;
-    d[col + e] = detail::from_float<TD>(out.functor(acc[e], source, row, col + e));
+    const Compute source = reads_source ? detail::to_compute<Compute>(c[col + e]) : Compute(0);
+    d[col + e] = detail::store_as<TD>(out.functor(static_cast<Compute>(sum[e]), source, row, col + e));
   }
 }
 

@@ -12,6 +12,7 @@ enum class StatusCode {
   null_pointer,           // a pointer the problem needs is null
   misaligned_pointer,     // a pointer is not aligned as the kernel's vector accesses need
   misaligned_leading_dim, // a leading dimension or batch stride breaks that alignment
+  invalid_leading_dim,    // a leading dimension or batch stride too small: rows or batches overlap
   unsupported,            // a layout, type or option this kernel does not implement
   workspace_too_small,    // the caller's workspace is smaller than workspace_size()
   problem_too_large,      // an index would overflow the kernel's index type

@@ -58,11 +58,11 @@ const std::vector<BadCase>& bad_cases() {
       {"C + 1 with beta", [](Args& a) { a.C += 1; a.epilogue = {{1.f, 1.f}}; }, StatusCode::misaligned_pointer,
        {"C", "aligned"}},
       {"lda = k + 4", [](Args& a) { a.lda = a.k + 4; }, StatusCode::misaligned_leading_dim, {"lda", "multiple of 8"}},
-      {"ldb = k - 8", [](Args& a) { a.ldb = a.k - 8; }, StatusCode::misaligned_leading_dim, {"ldb", "smaller"}},
-      {"ldd = n - 8", [](Args& a) { a.ldd = a.n - 8; }, StatusCode::misaligned_leading_dim, {"ldd", "smaller"}},
+      {"ldb = k - 8", [](Args& a) { a.ldb = a.k - 8; }, StatusCode::invalid_leading_dim, {"ldb", "smaller"}},
+      {"ldd = n - 8", [](Args& a) { a.ldd = a.n - 8; }, StatusCode::invalid_leading_dim, {"ldd", "smaller"}},
       {"ldd = n + 1", [](Args& a) { a.ldd = a.n + 1; }, StatusCode::misaligned_leading_dim, {"ldd", "multiple of 8"}},
       {"ldc = n - 8 with beta", [](Args& a) { a.ldc = a.n - 8; a.epilogue = {{1.f, 1.f}}; },
-       StatusCode::misaligned_leading_dim, {"ldc", "smaller"}},
+       StatusCode::invalid_leading_dim, {"ldc", "smaller"}},
       {"A null", [](Args& a) { a.A = nullptr; }, StatusCode::null_pointer, {"A", "null"}},
       {"B null", [](Args& a) { a.B = nullptr; }, StatusCode::null_pointer, {"B", "null"}},
       {"D null", [](Args& a) { a.D = nullptr; }, StatusCode::null_pointer, {"D", "null"}},
@@ -105,7 +105,7 @@ TEST(Sm80GemmBadInput, LeadingDimensionsFollowMajorness) {
   a.A = fake<const T>(0x100000); a.lda = 512;
   a.B = fake<const T>(0x200000); a.ldb = 512;
   a.D = fake<T>(0x400000); a.ldd = 64;
-  EXPECT_TRUE(refused(ColA::can_implement(a), StatusCode::misaligned_leading_dim, {"lda", "1000"}));
+  EXPECT_TRUE(refused(ColA::can_implement(a), StatusCode::invalid_leading_dim, {"lda", "1000"}));
   a.lda = 1000;
   EXPECT_TRUE(bool(ColA::can_implement(a))) << ColA::can_implement(a).message();
 
