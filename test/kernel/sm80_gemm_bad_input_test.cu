@@ -212,3 +212,30 @@ TEST(Sm80GemmBadInput, RefusedInputWritesNothing) {
   p.check([](int, int, int, double ref) { return ref; }, "after the refusals");
 }
 }  // namespace
+
+namespace {
+// Batches of D that overlap in memory would race; they are refused.
+TEST(Sm80GemmBadInput, OverlappingBatchesOfD) {
+  Args a = valid();
+  a.batch_count = 2;
+  a.batch_stride_a = 512 * 1000; a.batch_stride_b = 512 * 1000;
+  a.batch_stride_d = a.ldd * (a.m - 1) + a.n - 8;
+  EXPECT_TRUE(refused(G::can_implement(a), StatusCode::invalid_leading_dim, {"batches of D overlap"}));
+  a.batch_stride_d = a.ldd * a.m;
+  EXPECT_TRUE(G::can_implement(a).ok()) << G::can_implement(a).message();
+}
+
+// The epilogue's own parameters are checked too: a bias mode without a bias is refused.
+TEST(Sm80GemmBadInput, EpilogueWithoutItsBias) {
+  using BiasKernel = Sm80GemmKernel<Config, T, LinearCombinationBiasActivation<ReLU>>;
+  using GB = Gemm<BiasKernel>;
+  GB::Arguments a;
+  Args v = valid();
+  a.m = v.m; a.n = v.n; a.k = v.k;
+  a.A = v.A; a.lda = v.lda; a.B = v.B; a.ldb = v.ldb; a.D = v.D; a.ldd = v.ldd;
+  a.epilogue.params.bias_mode = BiasMode::per_column;
+  EXPECT_TRUE(refused(GB::can_implement(a), StatusCode::invalid_problem, {"bias", "null"}));
+  a.epilogue.params.bias = fake<const float>(0x500000);
+  EXPECT_TRUE(GB::can_implement(a).ok()) << GB::can_implement(a).message();
+}
+}  // namespace
