@@ -158,8 +158,8 @@ void check_coverage(TiledCopy_ const& tiled, Shape_ const& shape, MemLayout cons
 
 TEST(TiledCopy, MakeTiledCopyTileAndTvLayout) {
   // 128 threads, 8 to a row of a K-major tile, 8 halves (16 bytes) each: a 16 x 64 tile.
-  auto g2s = make_tiled_copy(CopyAtom<arch::CpAsync16_cg, __half>{}, Layout<Shape<_16, _8>, Stride<_8, _1>>{},
-                             Layout<Shape<_1, _8>>{});
+  [[maybe_unused]] auto g2s = make_tiled_copy(CopyAtom<arch::CpAsync16_cg, __half>{},
+                                              Layout<Shape<_16, _8>, Stride<_8, _1>>{}, Layout<Shape<_1, _8>>{});
   static_assert(decltype(g2s)::num_threads == 128 && decltype(g2s)::num_values == 8);
   EXPECT_EQ(to_string(g2s.get_tile_shape()), "(_16,_64)");
   auto tv = g2s.get_layoutS_TV();

@@ -71,12 +71,13 @@ __global__ void ldmatrix_mma_kernel(T const* a, T const* b, float* c) {
   }();
   auto gC = make_tensor(make_gmem_ptr(c), make_layout(make_shape(BM{}, BN{}), LayoutRight{}));
   // (BM, BK, k-tiles) and (BN, BK, k-tiles)
-  auto tiles_A = local_tile(gA, make_tile(BM{}, BK{}), make_coord(0, Underscore{}));
-  auto tiles_B = local_tile(gB, make_tile(BN{}, BK{}), make_coord(0, Underscore{}));
+  auto tiles_A = local_tile(gA, make_tile(BM{}, BK{}), make_coord(0, _));
+  auto tiles_B = local_tile(gB, make_tile(BN{}, BK{}), make_coord(0, _));
 
   __shared__ alignas(128) T smem_a[64 * 32];
   __shared__ alignas(128) T smem_b[64 * 32];
-  auto sA = make_tensor(make_smem_ptr(smem_a), composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(BM{}, BK{}), LayoutRight{})));
+  auto sA = make_tensor(make_smem_ptr(smem_a),
+                        composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(BM{}, BK{}), LayoutRight{})));
   auto sB = [&] {
     if constexpr (BNMajor) {
       return make_tensor(make_smem_ptr(smem_b), composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(BN{}, BK{}))));
@@ -127,8 +128,8 @@ __global__ void ldmatrix_mma_kernel(T const* a, T const* b, float* c) {
 
   constexpr int k_tiles = kK / 32;
   for (int k = 0; k < k_tiles; ++k) {
-    copy(g2s_A, tAgA(Underscore{}, Underscore{}, Underscore{}, k), tAsA);
-    copy(g2s_B, tBgB(Underscore{}, Underscore{}, Underscore{}, k), tBsB);
+    copy(g2s_A, tAgA(_, _, _, k), tAsA);
+    copy(g2s_B, tBgB(_, _, _, k), tBsB);
     arch::cp_async_commit();
     arch::cp_async_wait<0>();
     __syncthreads();

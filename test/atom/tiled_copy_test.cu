@@ -175,7 +175,8 @@ constexpr int kTile = 64;
 template <class G2S, class T>
 __global__ void hanging_tile_kernel(T const* a, int m_total, int k_total, T* out) {
   __shared__ alignas(128) T smem[kTile * kTile];
-  using STile = decltype(composition(Swizzle<3, 3, 3>{}, Layout<Shape<Int<kTile>, Int<kTile>>, Stride<Int<kTile>, _1>>{}));
+  using KMajorTile = Layout<Shape<Int<kTile>, Int<kTile>>, Stride<Int<kTile>, _1>>;
+  using STile = decltype(composition(Swizzle<3, 3, 3>{}, KMajorTile{}));
   auto s = make_tensor(make_smem_ptr(smem), STile{});
   for (int i = threadIdx.x; i < kTile * kTile; i += blockDim.x) {
     unsigned short poison = 0xFFFF;
@@ -229,7 +230,9 @@ void check_hanging_tiles(bool zero_fill) {
         const bool in = m < m_total && c < k_total;
         const __half want = in ? host[m * k_total + c] : (zero_fill ? zero : poison);
         if (!same_bits(got, want)) {
-          if (++wrong <= 5) ADD_FAILURE() << "tile " << t << " (" << r << ", " << c << ") " << (in ? "inside" : "outside");
+          if (++wrong <= 5) {
+            ADD_FAILURE() << "tile " << t << " (" << r << ", " << c << ") " << (in ? "inside" : "outside");
+          }
         }
       }
     }
