@@ -20,8 +20,12 @@
 
 namespace strata {
 
+// `static`: each translation unit that instantiates a kernel gets its own copy, registered with its
+// own device code. With one shared (weak) instantiation across the translation units of a program,
+// cudaFuncSetAttribute (the > 48 KB shared-memory opt-in) reached one module's copy while the launch
+// used another's, and the launch failed (seen on the H200 with two test files using one config).
 template <class Kernel>
-__global__ void __launch_bounds__(Kernel::kThreads) sm80_gemm_kernel(typename Kernel::Params const params) {
+static __global__ void __launch_bounds__(Kernel::kThreads) sm80_gemm_kernel(typename Kernel::Params const params) {
   extern __shared__ __align__(128) char smem[];
   Kernel::run(params, smem);
 }
@@ -100,7 +104,7 @@ struct Sm80GemmKernel {
 
 // D = functor(Σ_s partials[s], C) for every element; one thread per 4 columns of one row.
 template <class TD, class P, class Functor>
-__global__ void splitk_reduce_kernel(P const* partials, int64_t partials_ld, int splits, int batches, int m, int n,
+static __global__ void splitk_reduce_kernel(P const* partials, int64_t partials_ld, int splits, int batches, int m, int n,
                                      Sm80EpilogueArguments<TD, TD, Functor> out, int64_t batch_stride_c,
                                      int64_t batch_stride_d) {
   static_assert(sizeof(P) == 4, "split-K partials are 4-byte accumulators (fp32 or int32)");

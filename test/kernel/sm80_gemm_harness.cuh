@@ -204,9 +204,11 @@ struct GemmProblem {
     const size_t ws = G::workspace_size(args);
     DeviceBuffer<char> workspace(ws);
     Status st = gemm.initialize(args, workspace.get(), ws);
-    if (!st) return st;
-    st = gemm.run();
-    if (!st) return st;
+    if (st) st = gemm.run();
+    if (!st) {
+      ADD_FAILURE() << "GEMM refused or failed: " << st.message();
+      return st;
+    }
     throw_on_error(cudaDeviceSynchronize(), "GEMM");
     return st;
   }
