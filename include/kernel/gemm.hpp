@@ -15,12 +15,32 @@
 
 #include <cstdint>
 #include <limits>
+#include <mutex>
+#include <set>
 #include <string>
+#include <utility>
 
 #include "sm80_gemm.hpp"
 #include "status.hpp"
 
 namespace strata {
+
+namespace detail {
+// Raises a kernel's dynamic shared-memory limit to `bytes`, once per function and device.
+inline cudaError_t allow_dynamic_smem(const void* kernel, int bytes) {
+  static std::mutex mutex;
+  static std::set<std::pair<const void*, int>> done;  // (kernel, device)
+  int device = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (done.count({kernel, device})) return cudaSuccess;
+  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+      e != cudaSuccess)
+    return e;
+  done.insert({kernel, device});
+  return cudaSuccess;
+}
+}  // namespace detail
 
 template <class Kernel>
 class Gemm {
@@ -127,11 +147,6 @@ class Gemm {
     }
     if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % 16 != 0)
       return {StatusCode::misaligned_pointer, "the workspace must be 16-byte aligned"};
-    if (cudaError_t e = cudaFuncSetAttribute(Kernel::entry(), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             Kernel::smem_bytes);
-        e != cudaSuccess) {
-      return {StatusCode::cuda_error, std::string("cudaFuncSetAttribute: ") + cudaGetErrorString(e)};
-    }
     args_ = a;
     const int splits = effective_splits(a);
     const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
@@ -156,7 +171,14 @@ class Gemm {
     if (args_.m == 0 || args_.n == 0) return Status::success();
     const auto& s = params_.scheduler;
     dim3 grid(unsigned(s.tiles_per_batch()), unsigned(s.batches), unsigned(s.splits));
-    Kernel::entry()<<<grid, Kernel::kThreads, Kernel::smem_bytes, stream>>>(params_);
+    // The shared-memory opt-in goes to the very function pointer launched: a kernel instantiated
+    // in several translation units has one copy per unit (see sm80_gemm.hpp).
+    const auto kernel = Kernel::entry();
+    if (cudaError_t e = detail::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), Kernel::smem_bytes);
+        e != cudaSuccess) {
+      return {StatusCode::cuda_error, std::string("cudaFuncSetAttribute: ") + cudaGetErrorString(e)};
+    }
+    kernel<<<grid, Kernel::kThreads, Kernel::smem_bytes, stream>>>(params_);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
       return {StatusCode::cuda_error, std::string("GEMM launch: ") + cudaGetErrorString(e)};
     if (s.splits > 1) {

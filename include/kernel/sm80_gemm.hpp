@@ -23,7 +23,8 @@ namespace strata {
 // `static`: each translation unit that instantiates a kernel gets its own copy, registered with its
 // own device code. With one shared (weak) instantiation across the translation units of a program,
 // cudaFuncSetAttribute (the > 48 KB shared-memory opt-in) reached one module's copy while the launch
-// used another's, and the launch failed (seen on the H200 with two test files using one config).
+// used another's, and the launch failed (seen on the H200 with three test files using one config).
+// Gemm::run therefore also sets the attribute on the very pointer it launches.
 template <class Kernel>
 static __global__ void __launch_bounds__(Kernel::kThreads) sm80_gemm_kernel(typename Kernel::Params const params) {
   extern __shared__ __align__(128) char smem[];
