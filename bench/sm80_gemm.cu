@@ -29,35 +29,29 @@ using TnKernel = Sm80GemmKernel<Sm80GemmConfig<T, T, RowMajor, ColumnMajor, BM, 
                                 std::conditional_t<std::is_same_v<T, float>, float, T>, LinearCombination>;
 
 // The configuration per element type, and a smaller-tile one for problems with few tiles. The
-// 16-bit tile can be overridden when building, to tune: -DSTRATA_SM80_TILE=BM,BN,BK,WM,WN,Stages.
+// 16-bit tiles can be overridden when building, to tune: `#define STRATA_SM80_TILE BM, BN, BK, WM,
+// WN, Stages` in a header passed with -include (nvcc splits -D values at commas).
 #ifndef STRATA_SM80_TILE
 #define STRATA_SM80_TILE 128, 256, 64, 2, 4, 3
 #endif
 #ifndef STRATA_SM80_NARROW_TILE
 #define STRATA_SM80_NARROW_TILE 32, 256, 64, 1, 4, 3
 #endif
+// 16-bit inputs (half, bfloat16).
 template <class T>
-struct Configs;
-template <>
-struct Configs<__nv_bfloat16> {
-  using Large = TnKernel<__nv_bfloat16, STRATA_SM80_TILE>;
-  using Small = TnKernel<__nv_bfloat16, 128, 128, 64, 2, 2, 4>;
-  using Narrow = TnKernel<__nv_bfloat16, STRATA_SM80_NARROW_TILE>;
-  using Medium = TnKernel<__nv_bfloat16, 64, 128, 64, 2, 2, 4>;
+struct Configs {
+  using Large = TnKernel<T, STRATA_SM80_TILE>;
+  using Small = TnKernel<T, 128, 128, 64, 2, 2, 4>;
+  using Medium = TnKernel<T, 64, 128, 64, 2, 2, 4>;
+  using Narrow = TnKernel<T, STRATA_SM80_NARROW_TILE>;
 };
-template <>
-struct Configs<__half> {
-  using Large = TnKernel<__half, STRATA_SM80_TILE>;
-  using Small = TnKernel<__half, 128, 128, 64, 2, 2, 4>;
-  using Narrow = TnKernel<__half, STRATA_SM80_NARROW_TILE>;
-  using Medium = TnKernel<__half, 64, 128, 64, 2, 2, 4>;
-};
+// tf32: one tile everywhere (128-byte K rows of floats).
 template <>
 struct Configs<float> {
   using Large = TnKernel<float, 128, 128, 32, 2, 2, 3>;
   using Small = Large;
-  using Narrow = Large;
   using Medium = Large;
+  using Narrow = Large;
 };
 
 template <class T>

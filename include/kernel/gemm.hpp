@@ -66,6 +66,10 @@ class Gemm {
     int batch_count = 1;
     int64_t batch_stride_a = 0, batch_stride_b = 0, batch_stride_c = 0, batch_stride_d = 0;
     int split_k = 1;  // K splits; 0 picks one so that the grid fills the GPU
+    // The order CTAs take output tiles in (tile_scheduler.hpp): `raster_group` tile rows walked
+    // together across N (along_n), or tile columns across M (along_m), for L2 reuse.
+    RasterOrder raster_order = RasterOrder::along_n;
+    int raster_group = 8;
   };
 
   // Whether this kernel can compute `args`, and if not, why.
@@ -75,6 +79,7 @@ class Gemm {
     if (a.split_k < 0) return {StatusCode::invalid_problem, "split_k must be 0 (automatic) or positive"};
     if (a.split_k > 65535) return {StatusCode::problem_too_large, "split_k must be at most 65535 (grid z)"};
     if (a.batch_count > 65535) return {StatusCode::problem_too_large, "batch_count must be at most 65535 (grid y)"};
+    if (a.raster_group < 1) return {StatusCode::invalid_problem, "raster_group must be at least 1"};
     if (a.m == 0 || a.n == 0) return Status::success();  // nothing to compute, nothing is touched
     if (a.D == nullptr) return {StatusCode::null_pointer, "D is null"};
     if (a.k > 0 && a.A == nullptr) return {StatusCode::null_pointer, "A is null while k > 0"};
@@ -157,7 +162,8 @@ class Gemm {
     p.batch_stride_b = a.batch_stride_b;
     p.batch_stride_c = a.batch_stride_c;
     p.batch_stride_d = a.batch_stride_d;
-    p.scheduler = GroupedTileScheduler::make(a.m, a.n, Config::BM, Config::BN, a.batch_count, splits);
+    p.scheduler = GroupedTileScheduler::make(a.m, a.n, Config::BM, Config::BN, a.batch_count, splits, a.raster_group,
+                                             a.raster_order);
     p.k_tiles_per_split = splits > 1 ? (k_tiles + splits - 1) / splits : (k_tiles > 0 ? k_tiles : 1);
     p.partials = splits > 1 ? static_cast<typename Kernel::ElementPartial*>(workspace) : nullptr;
     p.partials_ld = partials_ld(a);

@@ -343,22 +343,6 @@ STRATA_HD auto downcast(ComposedLayout<A, O, B> const& l) {
   return composition(downcast<N>(l.layout_a()), l.offset() * Int<N>{}, downcast<N>(l.layout_b()));
 }
 
-// recast_layout<Old, New>(l): l, indexing Old elements, re-expressed to index New elements.
-template <class Old, class New, class A, class O, class B>
-STRATA_HD auto recast_layout(ComposedLayout<A, O, B> const& l) {
-  constexpr int old_bits = sizeof_bits_v<Old>;
-  constexpr int new_bits = sizeof_bits_v<New>;
-  if constexpr (old_bits == new_bits) {
-    return l;
-  } else if constexpr (new_bits > old_bits) {
-    static_assert(new_bits % old_bits == 0, "recast_layout: the new element size must be a multiple of the old one");
-    return upcast<new_bits / old_bits>(l);
-  } else {
-    static_assert(old_bits % new_bits == 0, "recast_layout: the old element size must be a multiple of the new one");
-    return downcast<old_bits / new_bits>(l);
-  }
-}
-
 // ---- text ---------------------------------------------------------------------------------------
 
 // `A o offset o B`, e.g. `Sw<3,3,3> o _0 o (_8,_64):(_64,_1)`.

@@ -82,9 +82,10 @@ STRATA_HD auto downcast(Layout<S, D> const& l) {
 template <class T>
 inline constexpr int sizeof_bits_v = int(sizeof(T) * CHAR_BIT);
 
-// recast_layout<Old, New>(l): l, indexing Old elements, re-expressed to index New elements.
-template <class Old, class New, class S, class D>
-STRATA_HD auto recast_layout(Layout<S, D> const& l) {
+// recast_layout<Old, New>(l): l, indexing Old elements, re-expressed to index New elements. Any
+// layout with upcast/downcast works: a plain one, or a composed (swizzled) one.
+template <class Old, class New, class L>
+STRATA_HD auto recast_layout(L const& l) {
   constexpr int old_bits = sizeof_bits_v<Old>;
   constexpr int new_bits = sizeof_bits_v<New>;
   if constexpr (old_bits == new_bits) {

@@ -239,3 +239,14 @@ TEST(Sm80GemmBadInput, EpilogueWithoutItsBias) {
   EXPECT_TRUE(GB::can_implement(a).ok()) << GB::can_implement(a).message();
 }
 }  // namespace
+
+namespace {
+TEST(Sm80GemmBadInput, RasterGroupMustBePositive) {
+  Args a = valid();
+  a.raster_group = 0;
+  EXPECT_TRUE(refused(G::can_implement(a), StatusCode::invalid_problem, {"raster_group"}));
+  a.raster_group = 3;
+  a.raster_order = RasterOrder::along_m;
+  EXPECT_TRUE(G::can_implement(a).ok()) << G::can_implement(a).message();
+}
+}  // namespace

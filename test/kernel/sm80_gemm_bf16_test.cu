@@ -14,16 +14,7 @@ template <class LayoutA, class LayoutB>
 void sweep() {
   STRATA_REQUIRE_SM(8, 0);
   using Config = Sm80GemmConfig<T, T, LayoutA, LayoutB, 128, 256, 32, 2, 4, 4>;
-  using Kernel = Sm80GemmKernel<Config, T, LinearCombination>;
-  uint64_t seed = 1;
-  for (Shape3 s : kShapes) {
-    GemmProblem<Kernel> p(s, seed += 7);
-    auto args = p.arguments();
-    args.epilogue = {{1.f, 0.f}};
-    ASSERT_TRUE(bool(Gemm<Kernel>::can_implement(args))) << Gemm<Kernel>::can_implement(args).message();
-    ASSERT_TRUE(bool(p.run(args)));
-    p.check([](int, int, int, double ref) { return ref; }, "bf16");
-  }
+  sweep_plain_gemm<Sm80GemmKernel<Config, T, LinearCombination>>(kShapes, 1, "bf16");
 }
 
 TEST(Sm80GemmBf16, RowMajorA_ColumnMajorB) { sweep<RowMajor, ColumnMajor>(); }

@@ -277,4 +277,19 @@ struct GemmProblem {
   }
 };
 
+// D = A·B (alpha 1, beta 0) for every shape: fresh operands (seeds from `seed` on), poisoned D,
+// every element checked. For the type and layout sweeps.
+template <class Kernel, class Shapes>
+void sweep_plain_gemm(Shapes const& shapes, uint64_t seed, const char* what) {
+  for (Shape3 s : shapes) {
+    GemmProblem<Kernel> p(s, seed += 7);
+    auto args = p.arguments();
+    args.epilogue = {{1.f, 0.f}};
+    const Status st = Gemm<Kernel>::can_implement(args);
+    ASSERT_TRUE(bool(st)) << what << " " << describe(s) << ": " << st.message();
+    ASSERT_TRUE(bool(p.run(args))) << what << " " << describe(s);
+    p.check([](int, int, int, double ref) { return ref; }, what);
+  }
+}
+
 }  // namespace strata::test

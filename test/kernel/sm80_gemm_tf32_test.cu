@@ -16,16 +16,7 @@ void sweep(const char* what) {
   STRATA_REQUIRE_SM(8, 0);
   using Config = Sm80GemmConfig<float, float, LayoutA, LayoutB, 128, 128, 32, 2, 2, 3>;
   using Kernel = Sm80GemmKernel<Config, float, LinearCombination>;
-  uint64_t seed = 23;
-  for (Shape3 s : kShapes) {
-    GemmProblem<Kernel> p(s, seed += 7);
-    auto args = p.arguments();
-    args.epilogue = {{1.f, 0.f}};
-    const Status st = Gemm<Kernel>::can_implement(args);
-    ASSERT_TRUE(bool(st)) << what << " " << describe(s) << ": " << st.message();
-    ASSERT_TRUE(bool(p.run(args))) << what << " " << describe(s);
-    p.check([](int, int, int, double ref) { return ref; }, what);
-  }
+  sweep_plain_gemm<Kernel>(kShapes, 23, what);
 }
 
 TEST(Sm80GemmTf32, RowMajorA_ColumnMajorB) { sweep<RowMajor, ColumnMajor>("tf32 K-major A, K-major B"); }

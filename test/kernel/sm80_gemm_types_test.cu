@@ -14,16 +14,7 @@ const Shape3 kShapes[] = {{1, 1, 1},     {7, 7, 7},       {129, 129, 129},  {100
 template <class Kernel>
 void sweep(const char* what) {
   STRATA_REQUIRE_SM(8, 0);
-  uint64_t seed = 11;
-  for (Shape3 s : kShapes) {
-    GemmProblem<Kernel> p(s, seed += 7);
-    auto args = p.arguments();
-    args.epilogue = {{1.f, 0.f}};
-    const Status st = Gemm<Kernel>::can_implement(args);
-    ASSERT_TRUE(bool(st)) << what << " " << describe(s) << ": " << st.message();
-    ASSERT_TRUE(bool(p.run(args))) << what << " " << describe(s);
-    p.check([](int, int, int, double ref) { return ref; }, what);
-  }
+  sweep_plain_gemm<Kernel>(kShapes, 11, what);
 }
 
 using F16 = __half;
