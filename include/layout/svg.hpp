@@ -87,7 +87,13 @@ inline std::array<int, 3> index_shade(double t) {
 }
 
 inline std::string tv_label(long long t, long long v) {
-  return "T" + std::to_string(t) + "V" + std::to_string(v);
+  // Appending to one string (rather than "T" + to_string(...)) also keeps g++ 12 from a false
+  // -Wrestrict warning inside std::string.
+  std::string label = "T";
+  label += std::to_string(t);
+  label += 'V';
+  label += std::to_string(v);
+  return label;
 }
 
 // Eight light colours, those of CuTe's print_latex so the pictures match, used in turn: one per
