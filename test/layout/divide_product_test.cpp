@@ -349,7 +349,9 @@ void check_max_common() {
     ASSERT_EQ(int(b(ib(k))), k);
     ASSERT_EQ(int(a(ib(k))), k) << str(a) << " vs " << str(b) << " n=" << n;
   }
-  if (n < int(size(ib))) EXPECT_NE(int(a(ib(n))), n) << str(a) << " vs " << str(b) << " n=" << n;
+  if (n < int(size(ib))) {
+    EXPECT_NE(int(a(ib(n))), n) << str(a) << " vs " << str(b) << " n=" << n;
+  }
   auto mcl = max_common_layout(a, b);
   for (int k = 0; k < int(size(mcl)); ++k) {
     ASSERT_EQ(int(a(mcl(k))), k);

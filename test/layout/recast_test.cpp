@@ -47,7 +47,9 @@ void check_downcast(L l) {
   for (Index x : strata_test::values(l))
     for (Index h = 0; h < N; ++h) want.insert(N * x + h);
   EXPECT_EQ(strata_test::image(d), want) << str(l) << " -> " << str(d);
-  if (strata_test::is_injective(l)) EXPECT_TRUE(strata_test::is_injective(d)) << str(l) << " -> " << str(d);
+  if (strata_test::is_injective(l)) {
+    EXPECT_TRUE(strata_test::is_injective(d)) << str(l) << " -> " << str(d);
+  }
   // Round trip: upcast undoes downcast (as a function).
   EXPECT_TRUE(same_function(upcast<N>(d), l)) << str(l) << " -> " << str(d) << " -> " << str(upcast<N>(d));
 }

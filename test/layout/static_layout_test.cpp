@@ -74,8 +74,12 @@ void check_static_layout() {
   auto cs = strata_test::flat_values(shape(c));
   auto cd = strata_test::flat_values(stride(c));
   for (std::size_t k = 0; k < cs.size(); ++k) {
-    if (cs.size() > 1) EXPECT_NE(cs[k], 1) << "size-1 mode left in " << str(c);
-    if (k + 1 < cs.size()) EXPECT_NE(cs[k] * cd[k], cd[k + 1]) << "mergeable modes left in " << str(c);
+    if (cs.size() > 1) {
+      EXPECT_NE(cs[k], 1) << "size-1 mode left in " << str(c);
+    }
+    if (k + 1 < cs.size()) {
+      EXPECT_NE(cs[k] * cd[k], cd[k + 1]) << "mergeable modes left in " << str(c);
+    }
   }
   // filter: same image, no stride-0 or size-1 modes left (unless the result is 1:0).
   auto f = filter(l);

@@ -332,7 +332,11 @@ TEST(SvgTv, NestedThreadAndValueModes) {
   std::set<std::string> distinct(l.begin(), l.end());
   EXPECT_EQ(distinct.size(), 128u);
   for (int t = 0; t < 32; ++t)
-    for (int v = 0; v < 4; ++v) EXPECT_TRUE(distinct.count("T" + std::to_string(t) + "V" + std::to_string(v)));
+    for (int v = 0; v < 4; ++v) {
+      std::string label = "T";  // appended piece by piece: g++ 12 warns (falsely) on "T" + ...
+      label += std::to_string(t) + 'V' + std::to_string(v);
+      EXPECT_TRUE(distinct.count(label)) << label;
+    }
   EXPECT_EQ(l[0], "T0V0");        // (m, n) = (0, 0)
   EXPECT_EQ(l[1], "T0V1");        // (0, 1)
   EXPECT_EQ(l[8 * 8 + 0], "T0V2");  // (8, 0)
