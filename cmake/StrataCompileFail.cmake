@@ -17,10 +17,15 @@ endif()
 string(STRIP "${CMAKE_MATCH_1}" expected)
 
 # LC_ALL=C: plain ASCII quotes in the diagnostics, so a regex needs no UTF-8 quote marks.
+if(SOURCE MATCHES "\\.cu$")
+  # nvcc has no -fsyntax-only: compile for one architecture into a scratch object.
+  get_filename_component(stem "${SOURCE}" NAME_WE)
+  set(flags -std=c++20 --expt-relaxed-constexpr -arch=sm_80 -c -o "${CMAKE_CURRENT_BINARY_DIR}/${stem}.o")
+else()
+  set(flags -std=c++20 -fsyntax-only -fdiagnostics-color=never)
+endif()
 execute_process(
-  COMMAND "${CMAKE_COMMAND}" -E env LC_ALL=C
-          "${COMPILER}" -std=c++20 -fsyntax-only -fdiagnostics-color=never
-          "-I${INCLUDE_DIR}" "${SOURCE}"
+  COMMAND "${CMAKE_COMMAND}" -E env LC_ALL=C "${COMPILER}" ${flags} "-I${INCLUDE_DIR}" "${SOURCE}"
   RESULT_VARIABLE result
   OUTPUT_VARIABLE output
   ERROR_VARIABLE output)

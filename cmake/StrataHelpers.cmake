@@ -92,18 +92,25 @@ function(strata_add_test_folder)
     PROPERTIES LABELS "${arg_PREFIX}")
 endfunction()
 
-# strata_add_compile_fail_tests(DIR <folder> PREFIX <test-prefix>)
-# Every <folder>/*.cpp must fail to compile with a diagnostic matching the CMake regex on its
-# first line, "// expect: <regex>". A file that compiles, or whose errors do not match, fails
-# its test (see StrataCompileFail.cmake). Compiled with the host compiler, -fsyntax-only.
+# strata_add_compile_fail_tests(DIR <folder> PREFIX <test-prefix> [CUDA])
+# Every <folder>/*.cpp (with CUDA: *.cu) must fail to compile with a diagnostic matching the CMake
+# regex on its first line, "// expect: <regex>". A file that compiles, or whose errors do not
+# match, fails its test (see StrataCompileFail.cmake). .cpp files go through the host compiler
+# (-fsyntax-only), .cu files through nvcc.
 function(strata_add_compile_fail_tests)
-  cmake_parse_arguments(arg "" "DIR;PREFIX" "" ${ARGN})
-  file(GLOB sources CONFIGURE_DEPENDS "${arg_DIR}/*.cpp")
+  cmake_parse_arguments(arg "CUDA" "DIR;PREFIX" "" ${ARGN})
+  if(arg_CUDA)
+    file(GLOB sources CONFIGURE_DEPENDS "${arg_DIR}/*.cu")
+    set(compiler "${CMAKE_CUDA_COMPILER}")
+  else()
+    file(GLOB sources CONFIGURE_DEPENDS "${arg_DIR}/*.cpp")
+    set(compiler "${CMAKE_CXX_COMPILER}")
+  endif()
   foreach(src IN LISTS sources)
     get_filename_component(stem "${src}" NAME_WE)
     add_test(NAME "${arg_PREFIX}.${stem}"
       COMMAND "${CMAKE_COMMAND}"
-        "-DCOMPILER=${CMAKE_CXX_COMPILER}"
+        "-DCOMPILER=${compiler}"
         "-DSOURCE=${src}"
         "-DINCLUDE_DIR=${PROJECT_SOURCE_DIR}/include"
         -P "${PROJECT_SOURCE_DIR}/cmake/StrataCompileFail.cmake")

@@ -117,6 +117,10 @@ struct Sm80GemmConfig {
   static constexpr bool a_k_major = std::is_same_v<LayoutA, RowMajor>;
   static constexpr bool b_k_major = std::is_same_v<LayoutB, ColumnMajor>;
 
+  static_assert(sizeof(TA) != 1 || (a_k_major && b_k_major),
+                "Sm80GemmConfig: int8 GEMMs need K-major operands (row-major A, column-major B), as the "
+                "8-bit tensor-core fragments and ldmatrix do");
+
   using MmaAtomType = typename detail::Sm80MmaFor<TA, TB>::type;
   using ElementAccumulator = typename MmaAtomType::ElementC;
   static constexpr int atom_m = MmaAtomType::M, atom_n = MmaAtomType::N, atom_k = MmaAtomType::K;
