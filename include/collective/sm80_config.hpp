@@ -126,6 +126,9 @@ struct Sm80GemmConfig {
   static constexpr int atom_m = MmaAtomType::M, atom_n = MmaAtomType::N, atom_k = MmaAtomType::K;
   static_assert(BM % (WarpsM * atom_m) == 0 && BN % (WarpsN * 2 * atom_n) == 0 && BK % atom_k == 0,
                 "Sm80GemmConfig: the tile must be a multiple of warps x atoms (and of 2 atoms in N per warp)");
+  static_assert((BK / atom_k) % 2 == 0,
+                "Sm80GemmConfig: BK must hold an even number of MMA k-blocks (the register fragments "
+                "alternate between two k-blocks)");
 
   // Warps side by side; in N each warp takes pairs of adjacent atoms (16 columns), so one
   // ldmatrix.x4 feeds two MMAs: n = atom column + 16 * warp + 8 * (pair member) + ...
