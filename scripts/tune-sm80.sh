@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# On the GPU machine: builds bench/sm80_gemm once per 16-bit tile (in parallel) and runs each on a
+# few shapes, so tiles are compared in one call, back to back, on the same GPU.
+#   scripts/tune-sm80.sh [filter] [tile ...]
+#     filter   Google Benchmark regex (default: bf16 squares 4096 and 8192)
+#     tile     "BM,BN,BK,WarpsM,WarpsN,Stages" for the large tile (default: a few known ones)
+#   NARROW="BM,BN,BK,WM,WN,Stages" overrides the decode tile the same way for every build.
+# Logs go to $OUT (default ./gpu-out; run logs carry TB/s too); a table of strata/cuBLAS TFLOP/s
+# per shape closes the run.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+
+OUT=${OUT:-./gpu-out}
+mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
+filter=${1:-'bf16/square/(4096|8192)'}
+shift || true
+tiles=("$@")
+((${#tiles[@]})) || tiles=("128,256,64,2,4,3" "256,128,64,4,2,3" "128,256,64,2,4,4" "128,256,32,2,4,4")
+
+if ! command -v nvcc >/dev/null 2>&1 && [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+fi
+flags=(-std=c++20 --expt-relaxed-constexpr -gencode arch=compute_80,code=sm_90 -O3 -I include)
+
+# nvcc splits -D values at commas, so each tile reaches the bench through a forced include.
+for i in "${!tiles[@]}"; do
+  {
+    echo "#define STRATA_SM80_TILE ${tiles[$i]}"
+    [[ -n "${NARROW:-}" ]] && echo "#define STRATA_SM80_NARROW_TILE ${NARROW}"
+  } >"$OUT/tile$i.h"
+  nvcc "${flags[@]}" -include "$OUT/tile$i.h" -Xptxas -v bench/sm80_gemm.cu -o "$OUT/bench$i" \
+    -lcublas -lbenchmark >"$OUT/build$i.log" 2>&1 &
+done
+wait
+
+printf '%-22s %s\n' tile "results (strata / cuBLAS)"
+for i in "${!tiles[@]}"; do
+  if [[ ! -x "$OUT/bench$i" ]]; then
+    printf '%-22s build failed: %s\n' "${tiles[$i]}" "$(grep -m1 error "$OUT/build$i.log")"
+    continue
+  fi
+  spills=$(grep -c "bytes spill stores" "$OUT/build$i.log")
+  nonzero=$(grep "bytes spill stores" "$OUT/build$i.log" | grep -vc " 0 bytes spill stores")
+  "$OUT/bench$i" --benchmark_filter="$filter" >"$OUT/run$i.log" 2>&1
+  row=$(grep -E "^(bf16|f16|tf32)/" "$OUT/run$i.log" | sed -E 's/\/iterations.*(cublas_T[A-Za-z]+=[0-9.]+).*(strata_T[A-Za-z]+=[0-9.]+).*/ \2 \1/' |
+    awk '{printf "%s %s/%s  ", $1, $2, $3}' | sed -E 's/(strata|cublas)_T[A-Za-z]+=//g')
+  printf '%-22s %s [kernels spilling: %s of %s]\n' "${tiles[$i]}" "$row" "$nonzero" "$spills"
+done
