@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -232,51 +233,43 @@ using Ldsm_x4_trans = Ldsm<4, true>;
 // Operands are passed by reference: `d` may alias `c` for an in-place accumulation.
 // ---------------------------------------------------------------------------------------------
 
-struct Mma_m16n8k16_f32_f16_f16_f32 {
+// 16-bit A and B (half or bfloat16), fp32 accumulators: one wrapper, the element type picks the
+// instruction's type suffix.
+template <class T16>
+struct Mma_m16n8k16_f32_16bit {
+  static_assert(std::is_same_v<T16, __half> || std::is_same_v<T16, __nv_bfloat16>,
+                "Mma_m16n8k16_f32_16bit: the inputs are half or bfloat16");
   static constexpr int M = 16, N = 8, K = 16;
-  using ElementA = __half;
-  using ElementB = __half;
+  using ElementA = T16;
+  using ElementB = T16;
   using ElementC = float;  // also the type of D
-  using ARegisters = uint32_t[4];  // two halves per register, low half first
+  using ARegisters = uint32_t[4];  // two 16-bit values per register, low half first
   using BRegisters = uint32_t[2];
   using CRegisters = float[4];
   using DRegisters = float[4];
   STRATA_DEVICE static __forceinline__ void fma(DRegisters& d, const ARegisters& a, const BRegisters& b,
                                                 const CRegisters& c) {
 #if defined(STRATA_ARCH_SM80_ENABLED)
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
-        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),
-          "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+    if constexpr (std::is_same_v<T16, __half>) {
+      asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+          "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
+          : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),
+            "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+    } else {
+      asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+          "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
+          : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),
+            "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+    }
 #else
     STRATA_ARCH_SM80_UNSUPPORTED();
 #endif
   }
 };
-
-struct Mma_m16n8k16_f32_bf16_bf16_f32 {
-  static constexpr int M = 16, N = 8, K = 16;
-  using ElementA = __nv_bfloat16;
-  using ElementB = __nv_bfloat16;
-  using ElementC = float;
-  using ARegisters = uint32_t[4];
-  using BRegisters = uint32_t[2];
-  using CRegisters = float[4];
-  using DRegisters = float[4];
-  STRATA_DEVICE static __forceinline__ void fma(DRegisters& d, const ARegisters& a, const BRegisters& b,
-                                                const CRegisters& c) {
-#if defined(STRATA_ARCH_SM80_ENABLED)
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
-        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),
-          "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
-#else
-    STRATA_ARCH_SM80_UNSUPPORTED();
-#endif
-  }
-};
+using Mma_m16n8k16_f32_f16_f16_f32 = Mma_m16n8k16_f32_16bit<__half>;
+using Mma_m16n8k16_f32_bf16_bf16_f32 = Mma_m16n8k16_f32_16bit<__nv_bfloat16>;
 
 // Half-precision accumulators: C/D elements 2i and 2i+1 share register i (low half first).
 struct Mma_m16n8k16_f16_f16_f16_f16 {
