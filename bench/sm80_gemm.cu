@@ -34,6 +34,9 @@ using TnKernel = Sm80GemmKernel<Sm80GemmConfig<T, T, RowMajor, ColumnMajor, BM, 
 #ifndef STRATA_SM80_TILE
 #define STRATA_SM80_TILE 128, 256, 64, 2, 4, 3
 #endif
+#ifndef STRATA_SM80_SMALL_TILE
+#define STRATA_SM80_SMALL_TILE 128, 128, 64, 2, 2, 4
+#endif
 #ifndef STRATA_SM80_NARROW_TILE
 #define STRATA_SM80_NARROW_TILE 32, 256, 64, 1, 4, 3
 #endif
@@ -41,7 +44,7 @@ using TnKernel = Sm80GemmKernel<Sm80GemmConfig<T, T, RowMajor, ColumnMajor, BM, 
 template <class T>
 struct Configs {
   using Large = TnKernel<T, STRATA_SM80_TILE>;
-  using Small = TnKernel<T, 128, 128, 64, 2, 2, 4>;
+  using Small = TnKernel<T, STRATA_SM80_SMALL_TILE>;
   using Medium = TnKernel<T, 64, 128, 64, 2, 2, 4>;
   using Narrow = TnKernel<T, STRATA_SM80_NARROW_TILE>;
 };

@@ -5,6 +5,9 @@
 #     filter   Google Benchmark regex (default: bf16 squares 4096 and 8192)
 #     tile     "BM,BN,BK,WarpsM,WarpsN,Stages" for the large tile (default: a few known ones)
 #   NARROW="BM,BN,BK,WM,WN,Stages" overrides the decode tile the same way for every build.
+#   SMALL="..." overrides the tile used below one wave of large tiles; SMALL=same uses each build's
+#   large tile there too (so every square runs on the tile under test).
+#   NCU=1 also profiles build 0's kernel at 8192^3 with Nsight Compute (stall reasons, pipes).
 # Logs go to $OUT (default ./gpu-out; run logs carry TB/s too); a table of strata/cuBLAS TFLOP/s
 # per shape closes the run.
 set -uo pipefail
@@ -27,11 +30,20 @@ for i in "${!tiles[@]}"; do
   {
     echo "#define STRATA_SM80_TILE ${tiles[$i]}"
     [[ -n "${NARROW:-}" ]] && echo "#define STRATA_SM80_NARROW_TILE ${NARROW}"
+    if [[ "${SMALL:-}" == same ]]; then
+      echo "#define STRATA_SM80_SMALL_TILE ${tiles[$i]}"
+    elif [[ -n "${SMALL:-}" ]]; then
+      echo "#define STRATA_SM80_SMALL_TILE ${SMALL}"
+    fi
   } >"$OUT/tile$i.h"
   nvcc "${flags[@]}" -include "$OUT/tile$i.h" -Xptxas -v bench/sm80_gemm.cu -o "$OUT/bench$i" \
     -lcublas -lbenchmark >"$OUT/build$i.log" 2>&1 &
 done
 wait
+
+# Clocks, power and temperature while the benches run (throttling shows here).
+nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv -lms 1000 >"$OUT/clocks.log" 2>&1 &
+smi=$!
 
 printf '%-22s %s\n' tile "results (strata / cuBLAS)"
 for i in "${!tiles[@]}"; do
@@ -46,3 +58,14 @@ for i in "${!tiles[@]}"; do
     awk '{printf "%s %s/%s  ", $1, $2, $3}' | sed -E 's/(strata|cublas)_T[A-Za-z]+=//g')
   printf '%-22s %s [kernels spilling: %s of %s]\n' "${tiles[$i]}" "$row" "$nonzero" "$spills"
 done
+
+if [[ "${NCU:-}" == 1 && -x "$OUT/bench0" ]]; then
+  ncu --clock-control none -k regex:sm80_gemm_kernel -c 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
+    --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section Occupancy \
+    --section LaunchStats "$OUT/bench0" --benchmark_filter='bf16/square/8192/' >"$OUT/ncu.log" 2>&1
+  echo "ncu: exit $? (report in $OUT/ncu.log)"
+fi
+kill "$smi" 2>/dev/null
+if [[ "${SASS:-}" == 1 && -x "$OUT/bench0" ]]; then
+  cuobjdump --dump-sass "$OUT/bench0" | gzip >"$OUT/sass0.txt.gz"
+fi
