@@ -79,7 +79,7 @@ STRATA_HD auto bits_to_values(BitTV const& tv) {
 // of the tensor's domain, in colexicographic order. A thread's partition holds several calls
 // (copy() walks them), so an operand is a window into it rather than a tensor of its own; this
 // also lets a swizzled tensor be addressed through its own layout, one call at a time.
-template <class Tn, int N>
+template <class Tn, int N, class First = int>
 struct CopyOperand {
   using tensor_type = std::remove_cvref_t<Tn>;
   using value_type = typename tensor_type::value_type;
@@ -100,7 +100,7 @@ struct CopyOperand {
   }();
 
   Tn& tensor;
-  int first;
+  First first;  // a static integer when copy() walks the calls (see there), else an int
 
   STRATA_HD decltype(auto) operator()(int i) const { return tensor(first + i); }
 
@@ -259,6 +259,17 @@ STRATA_HD int copy_calls() {
 }
 }  // namespace detail
 
+namespace detail {
+// f(Int<0>{}), ..., f(Int<Calls - 1>{}): copy() walks the calls at compile time so every operand is
+// addressed with a static index. A swizzled tensor then splits each address into one swizzled
+// base per distinct in-period remainder plus constants (ComposedLayout's evaluation), which the
+// compiler folds into the instructions' immediate offsets.
+template <int Calls, class F>
+STRATA_HOST_DEVICE void for_each_call(F&& f) {
+  [&]<int... Cs>(std::integer_sequence<int, Cs...>) { (f(Int<Cs>{}), ...); }(std::make_integer_sequence<int, Calls>{});
+}
+}  // namespace detail
+
 // copy(atom, src, dst): the atom's instruction over a thread's partitions (or over one call's
 // values). Call c moves source values [c * num_values_src, (c + 1) * num_values_src) to the
 // destination values likewise, in colexicographic order: for a TiledCopy partition, mode 0 (the
@@ -267,12 +278,11 @@ template <CopyAtomLike Atom, AnyTensor Src, AnyTensor Dst, class... Extra>
 STRATA_HOST_DEVICE void copy(Atom const& atom, Src&& src, Dst&& dst, Extra&&... extra) {
   using A = std::remove_cvref_t<Atom>;
   constexpr int calls = detail::copy_calls<Atom, std::remove_cvref_t<Src>, std::remove_cvref_t<Dst>>();
-  STRATA_UNROLL
-  for (int c = 0; c < calls; ++c) {
-    CopyOperand<std::remove_reference_t<Src>, A::num_values_src> s{src, c * A::num_values_src};
-    CopyOperand<std::remove_reference_t<Dst>, A::num_values_dst> d{dst, c * A::num_values_dst};
+  detail::for_each_call<calls>([&](auto c) {
+    CopyOperand<std::remove_reference_t<Src>, A::num_values_src, Int<c * A::num_values_src>> s{src, {}};
+    CopyOperand<std::remove_reference_t<Dst>, A::num_values_dst, Int<c * A::num_values_dst>> d{dst, {}};
     atom.call(s, d, extra...);
-  }
+  });
 }
 
 // copy_if(atom, pred, src, dst): as copy, with one predicate per atom call: pred(c) for call c
@@ -289,18 +299,17 @@ STRATA_HOST_DEVICE void copy_if(Atom const& atom, Pred const& pred, Src&& src, D
                   "copy_if(atom, pred, src, dst): pred must hold one predicate per atom call "
                   "(the shape of the partition without its mode 0)");
   }
-  STRATA_UNROLL
-  for (int c = 0; c < calls; ++c) {
-    using S = CopyOperand<std::remove_reference_t<Src>, A::num_values_src>;
-    using D = CopyOperand<std::remove_reference_t<Dst>, A::num_values_dst>;
-    S s{src, c * A::num_values_src};
-    D d{dst, c * A::num_values_dst};
+  detail::for_each_call<calls>([&](auto c) {
+    using S = CopyOperand<std::remove_reference_t<Src>, A::num_values_src, Int<c * A::num_values_src>>;
+    using D = CopyOperand<std::remove_reference_t<Dst>, A::num_values_dst, Int<c * A::num_values_dst>>;
+    S s{src, {}};
+    D d{dst, {}};
     if constexpr (copy_takes_predicate_v<Atom, S, D>) {
-      atom.traits().copy(s, d, bool(pred(c)));
-    } else if (pred(c)) {
+      atom.traits().copy(s, d, bool(pred(int(c))));
+    } else if (pred(int(c))) {
       atom.call(s, d);
     }
-  }
+  });
 }
 
 }  // namespace strata

@@ -185,7 +185,14 @@ struct Sm80Mainloop {
     __syncthreads();
     if (k_tile_begin < k_tile_end) load_k_block(read_stage, 0);
 
-    for (int k_tile = k_tile_begin; k_tile < k_tile_end; ++k_tile) {
+    // One K tile: its k-blocks are multiplied while the next ones are read from shared memory,
+    // and the tile Stages - 1 ahead is loaded into the stage freed one tile ago. With `whole`
+    // (std::true_type) that tile is known to exist and to lie inside the matrix, and so is the
+    // next k-block: the step is then one straight-line block without branches, which the compiler
+    // schedules as a whole (cp.async and ldmatrix interleaved with mma.sync instead of all warps
+    // issuing copies while the tensor cores wait).
+    auto step = [&](int k_tile, auto whole) {
+      constexpr bool Whole = decltype(whole)::value;
       STRATA_UNROLL
       for (int kb = 0; kb < k_blocks; ++kb) {
         if (kb == k_blocks - 1) {
@@ -195,17 +202,30 @@ struct Sm80Mainloop {
           __syncthreads();
         }
         const int kb_next = kb + 1 == k_blocks ? 0 : kb + 1;
-        if (kb != k_blocks - 1 || k_tile + 1 < k_tile_end) load_k_block(read_stage, kb_next);
+        if (Whole || kb != k_blocks - 1 || k_tile + 1 < k_tile_end) load_k_block(read_stage, kb_next);
         if (kb == 0) {
-          // Refill the stage freed one iteration ago with the tile Stages - 1 ahead.
-          if (k_tile_next < k_tile_end) load(k_tile_next, write_stage);
+          if constexpr (Whole) {
+            load_whole_tile<TA>(tAgA, k_tile_next * a_step, tAsA(Underscore{}, Underscore{}, Underscore{}, write_stage));
+            load_whole_tile<TB>(tBgB, k_tile_next * b_step, tBsB(Underscore{}, Underscore{}, Underscore{}, write_stage));
+          } else {
+            if (k_tile_next < k_tile_end) load(k_tile_next, write_stage);
+          }
           arch::cp_async_commit();
           ++k_tile_next;
           write_stage = write_stage + 1 == Stages ? 0 : write_stage + 1;
         }
         gemm(mma, tCrA(Underscore{}, Underscore{}, kb % 2), tCrB(Underscore{}, Underscore{}, kb % 2), accum);
       }
-    }
+    };
+
+    // Steps whose load is a whole tile (all rows of the CTA inside the matrix, the K tile inside
+    // K) run first without any edge checks; the last Stages - 1 tiles and edge CTAs take the
+    // checked step.
+    const int k_full_tiles = args.k / BK;
+    const int k_whole_end = rows_whole ? (k_full_tiles < k_tile_end ? k_full_tiles : k_tile_end) : k_tile_begin;
+    int k_tile = k_tile_begin;
+    for (; k_tile + (Stages - 1) < k_whole_end; ++k_tile) step(k_tile, std::true_type{});
+    for (; k_tile < k_tile_end; ++k_tile) step(k_tile, std::false_type{});
     arch::cp_async_wait<0>();
     __syncthreads();  // the epilogue may reuse the shared memory
   }

@@ -20,6 +20,67 @@ namespace strata {
 template <class A, class Offset, class B>
 struct ComposedLayout;
 
+// translation_period(f): a static power of two P with f(x + k*P) == f(x) + k*P whenever x >= 0 and
+// x + k*P >= 0, or _0 when none is known (the default; swizzle.hpp gives a swizzle's).
+template <class F>
+STRATA_HD Int<0> translation_period(F const&) {
+  return {};
+}
+
+namespace detail {
+template <int P, class T>
+constexpr bool is_static_multiple() {
+  if constexpr (StaticInt<T>) {
+    return T::value % P == 0;
+  } else {
+    return false;
+  }
+}
+template <int P, class Flat>
+struct all_static_multiples;
+template <int P, class... Ts>
+struct all_static_multiples<P, tuple<Ts...>> : Bool<(is_static_multiple<P, Ts>() && ...)> {};
+
+// (lo, hi) with lo + hi == x, 0 <= lo < P and hi a multiple of P; P a power of two.
+template <int P, class X>
+STRATA_HD auto split_at_multiple(X const& x) {
+  static_assert(P > 0 && (P & (P - 1)) == 0, "slice_and_offset: a translation period must be a power of two");
+  if constexpr (StaticInt<X>) {
+    constexpr int lo = int(X::value) & (P - 1);
+    return make_tuple(Int<lo>{}, Int<int(X::value) - lo>{});
+  } else {
+    X lo = x & X(P - 1);
+    return make_tuple(lo, X(x - lo));
+  }
+}
+
+// crd2idx_split<P>(coord, shape, stride) == (lo, hi): lo + hi == crd2idx(coord, shape, stride) and hi
+// a multiple of P, with as much as can be known moved into hi without run-time work. Per term: a
+// static term is split statically, a term whose stride is a static multiple of P goes to hi whole,
+// any other dynamic term stays in lo. A function with translation period P then evaluates as
+// A(o + lo) + hi: the address of one element of a swizzled tile becomes one swizzled base per
+// distinct static remainder plus constants, which the compiler folds into immediate offsets.
+template <int P, class C, class S, class D>
+STRATA_HD auto crd2idx_split(C const& coord, S const& shape, D const& stride) {
+  if constexpr (Tuple<C>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      auto parts = make_tuple(crd2idx_split<P>(get<Is>(coord), get<Is>(shape), get<Is>(stride))...);
+      return make_tuple((Int<0>{} + ... + get<0>(get<Is>(parts))), (Int<0>{} + ... + get<1>(get<Is>(parts))));
+    }(std::make_index_sequence<rank_v<C>>{});
+  } else {
+    auto x = crd2idx(coord, shape, stride);
+    if constexpr (StaticInt<decltype(x)>) {
+      return split_at_multiple<P>(x);
+    } else if constexpr (all_static_multiples<P, decltype(flatten_to_tuple(stride))>::value) {
+      return make_tuple(Int<0>{}, x);
+    } else {
+      return make_tuple(x, Int<0>{});
+    }
+  }
+}
+}  // namespace detail
+
+
 template <class T>
 struct is_composed_layout : std::false_type {};
 template <class A, class O, class B>
@@ -67,7 +128,15 @@ struct ComposedLayout : private detail::TupleBase<std::index_sequence<0, 1, 2>, 
       auto o = offset() + get<1>(sub);
       return ComposedLayout<A, decltype(o), decltype(get<0>(sub))>(layout_a(), o, get<0>(sub));
     } else {
-      return layout_a()(offset() + layout_b()(c));
+      constexpr int P = decltype(translation_period(layout_a()))::value;
+      if constexpr (P == 0) {
+        return layout_a()(offset() + layout_b()(c));
+      } else {
+        // A(offset + lo + hi) == A(offset + lo) + hi: only what the period does not cover goes
+        // through A, so elements a whole number of periods apart share one evaluation of A.
+        auto lo_hi = detail::crd2idx_split<P>(c, layout_b().shape(), layout_b().stride());
+        return layout_a()(offset() + get<0>(lo_hi)) + get<1>(lo_hi);
+      }
     }
   }
   template <class C0, class C1, class... Cs>
@@ -176,40 +245,6 @@ STRATA_HD auto group(ComposedLayout<A, O, B> const& l) {
 
 // ---- slicing ------------------------------------------------------------------------------------
 
-// translation_period(f): a static power of two P with f(x + k*P) == f(x) + k*P whenever x >= 0 and
-// x + k*P >= 0, or _0 when none is known (the default; swizzle.hpp gives a swizzle's).
-template <class F>
-STRATA_HD Int<0> translation_period(F const&) {
-  return {};
-}
-
-namespace detail {
-template <int P, class T>
-constexpr bool is_static_multiple() {
-  if constexpr (StaticInt<T>) {
-    return T::value % P == 0;
-  } else {
-    return false;
-  }
-}
-template <int P, class Flat>
-struct all_static_multiples;
-template <int P, class... Ts>
-struct all_static_multiples<P, tuple<Ts...>> : Bool<(is_static_multiple<P, Ts>() && ...)> {};
-
-// (lo, hi) with lo + hi == x, 0 <= lo < P and hi a multiple of P; P a power of two.
-template <int P, class X>
-STRATA_HD auto split_at_multiple(X const& x) {
-  static_assert(P > 0 && (P & (P - 1)) == 0, "slice_and_offset: a translation period must be a power of two");
-  if constexpr (StaticInt<X>) {
-    constexpr int lo = int(X::value) & (P - 1);
-    return make_tuple(Int<lo>{}, Int<int(X::value) - lo>{});
-  } else {
-    X lo = x & X(P - 1);
-    return make_tuple(lo, X(x - lo));
-  }
-}
-}  // namespace detail
 
 // slice_and_offset(c, l) == (s, k) with s(x) + k == l(c with its `_` replaced by x) for every x.
 // k is the part of the slice's origin that provably commutes with A: all of it when every sliced-off
@@ -227,7 +262,10 @@ STRATA_HD auto slice_and_offset(C const& c, ComposedLayout<A, O, B> const& l) {
                            P, decltype(flatten_to_tuple(dice(c, l.layout_b().stride())))>::value) {
     return make_tuple(make_composed_layout(l.layout_a(), l.offset(), sub), origin);
   } else {
-    auto lo_hi = detail::split_at_multiple<P>(origin);
+    // Per term: static terms split statically, terms with strides that are static multiples of
+    // the period move out whole; only the rest (dynamic, other strides) stays inside A.
+    auto lo_hi = detail::crd2idx_split<P>(underscore_to_zero(c), l.layout_b().shape(), l.layout_b().stride());
+    (void)origin;
     return make_tuple(make_composed_layout(l.layout_a(), l.offset() + get<0>(lo_hi), sub), get<1>(lo_hi));
   }
 }

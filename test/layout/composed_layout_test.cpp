@@ -172,11 +172,11 @@ TEST(ComposedLayout, SliceAndOffset) {
   for (int r = 0; r < 128; ++r) expect_slice_and_offset<false>(make_coord(r, _), smem);
   for (int c = 0; c < 64; ++c) expect_slice_and_offset<true>(make_coord(_, c), smem);
 
-  // A row offset that is a whole number of swizzle periods (rows 8k) comes out as pointer offset; the
-  // rest stays inside, where the swizzle sees it.
+  // A dynamic row (stride 64, not a multiple of the 512-element period) stays inside whole, where the
+  // swizzle sees it: splitting it would cost run-time work on every slice.
   auto so = slice_and_offset(make_coord(19, _), smem);  // 19 * 64 = 2 * 512 + 192
-  EXPECT_EQ(text(get<0>(so)), "Sw<3,3,3> o 192 o (_64):(_1)");
-  EXPECT_EQ(get<1>(so), 1024);
+  EXPECT_EQ(text(get<0>(so)), "Sw<3,3,3> o 1216 o (_64):(_1)");
+  EXPECT_EQ(get<1>(so), 0);
 
   // Static coordinates: static split, the sliced layout still an empty type.
   auto so_static = slice_and_offset(make_coord(Int<19>{}, _), smem);
@@ -194,6 +194,23 @@ TEST(ComposedLayout, SliceAndOffset) {
     for (int r = 0; r < 128; r += 7)
       for (int c = 0; c < 64; ++c) ASSERT_EQ(stage(r, c) + get<1>(st), stages(r, c, k));
   }
+
+  // Mixed: a static row is split statically, a dynamic stage moves out whole; nothing is computed
+  // at run time to split the origin.
+  for (int k = 0; k < 3; ++k) {
+    auto mixed = slice_and_offset(make_coord(Int<19>{}, _, k), stages);
+    static_assert(std::is_same_v<std::remove_cvref_t<decltype(get<0>(mixed).offset())>, Int<192>>);
+    EXPECT_EQ(get<1>(mixed), 1024 + k * 8192);
+    for (int c = 0; c < 64; ++c) ASSERT_EQ(get<0>(mixed)(c) + get<1>(mixed), stages(19, c, k));
+  }
+
+  // Evaluation splits the same way: elements a whole number of periods apart share one swizzled
+  // base, and every element still lands where the unsplit function puts it.
+  auto thread_slice = get<0>(slice_and_offset(make_coord(_, _, 1), stages));
+  for (int r = 0; r < 128; ++r)
+    for (int c = 0; c < 64; ++c)
+      ASSERT_EQ(thread_slice(r, c), swizzle_atom().layout_a()(thread_slice.layout_b()(r, c)));
+  static_assert(std::is_same_v<decltype(thread_slice(Int<8>{}, Int<0>{})), Int<512>>);
 
   // All `_`: the layout itself, nothing to pull out.
   auto whole = slice_and_offset(make_coord(_, _), smem);
