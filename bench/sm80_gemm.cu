@@ -32,10 +32,10 @@ using TnKernel = Sm80GemmKernel<Sm80GemmConfig<T, T, RowMajor, ColumnMajor, BM, 
 // 16-bit tiles can be overridden when building, to tune: `#define STRATA_SM80_TILE BM, BN, BK, WM,
 // WN, Stages` in a header passed with -include (nvcc splits -D values at commas).
 #ifndef STRATA_SM80_TILE
-#define STRATA_SM80_TILE 128, 256, 64, 2, 4, 3
+#define STRATA_SM80_TILE 256, 128, 64, 4, 2, 3
 #endif
 #ifndef STRATA_SM80_SMALL_TILE
-#define STRATA_SM80_SMALL_TILE 128, 128, 64, 2, 2, 4
+#define STRATA_SM80_SMALL_TILE 128, 128, 32, 2, 2, 4
 #endif
 #ifndef STRATA_SM80_NARROW_TILE
 #define STRATA_SM80_NARROW_TILE 32, 256, 64, 1, 4, 3
@@ -118,9 +118,11 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     cublas_gemm(handle, m, n, k, a[size_t(i) % a.size()], true, k, b[size_t(i) % b.size()], false, k, d_ref.ptr, n, tf32);
   };
 
-  // Fewer large tiles than SMs: the smaller tile keeps more SMs busy (2048^3 bf16: 128x128x64
-  // measured 275 TFLOP/s, 128x256x64 with its 128 tiles 236).
-  const long long large_tiles = (m + 127) / 128 * ((n + 255) / 256);
+  // Fewer large tiles than SMs: the smaller tile (two CTAs per SM) keeps more SMs busy (2048^3
+  // bf16: 128x128x32 measured 349-358 TFLOP/s, 256x128x64 with its 128 tiles 253).
+  using LargeConfig = typename Configs<T>::Large::Config;
+  const long long large_tiles =
+      (m + LargeConfig::BM - 1) / LargeConfig::BM * ((n + LargeConfig::BN - 1) / LargeConfig::BN);
   std::string why;
   double strata_ms = 0;
   auto time_strata = [&](auto runner) -> bool {

@@ -62,7 +62,8 @@ done
 if [[ "${NCU:-}" == 1 && -x "$OUT/bench0" ]]; then
   ncu --clock-control none -k regex:sm80_gemm_kernel -c 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
     --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section Occupancy \
-    --section LaunchStats "$OUT/bench0" --benchmark_filter='bf16/square/8192/' >"$OUT/ncu.log" 2>&1
+    --section LaunchStats --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,regex:sm__pipe_tensor_op_hmma.*pct_of_peak_sustained_active,regex:l1tex__data_pipe_lsu_wavefronts_mem_shared.*pct_of_peak_sustained_elapsed,sm__cycles_elapsed.avg.per_second" \
+    "$OUT/bench0" --benchmark_filter='bf16/square/8192/' >"$OUT/ncu.log" 2>&1
   echo "ncu: exit $? (report in $OUT/ncu.log)"
 fi
 kill "$smi" 2>/dev/null
