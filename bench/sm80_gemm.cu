@@ -37,6 +37,9 @@ using TnKernel = Sm80GemmKernel<Sm80GemmConfig<T, T, RowMajor, ColumnMajor, BM, 
 #ifndef STRATA_SM80_SMALL_TILE
 #define STRATA_SM80_SMALL_TILE 128, 128, 32, 2, 2, 4
 #endif
+#ifndef STRATA_SM80_MEDIUM_TILE
+#define STRATA_SM80_MEDIUM_TILE 64, 128, 64, 2, 2, 4
+#endif
 #ifndef STRATA_SM80_NARROW_TILE
 #define STRATA_SM80_NARROW_TILE 32, 256, 64, 1, 4, 3
 #endif
@@ -45,7 +48,7 @@ template <class T>
 struct Configs {
   using Large = TnKernel<T, STRATA_SM80_TILE>;
   using Small = TnKernel<T, STRATA_SM80_SMALL_TILE>;
-  using Medium = TnKernel<T, 64, 128, 64, 2, 2, 4>;
+  using Medium = TnKernel<T, STRATA_SM80_MEDIUM_TILE>;
   using Narrow = TnKernel<T, STRATA_SM80_NARROW_TILE>;
 };
 // tf32: one tile everywhere (128-byte K rows of floats).
@@ -64,14 +67,15 @@ const char* type_name() {
   else return "tf32";
 }
 
-// Runs one strata kernel on input set `i`; returns false (and says why) if refused.
+// Runs one strata kernel on input set `i`; returns false (and says why) if refused. Each input set
+// has its own GEMM, initialized once (as a model layer would hold it) and run many times.
 template <class Kernel, class T, class TD>
 struct StrataRunner {
-  Gemm<Kernel> gemm;
+  std::vector<Gemm<Kernel>> gemms;
   std::unique_ptr<DeviceArray<char>> workspace;
-  std::vector<typename Gemm<Kernel>::Arguments> args;
 
   bool prepare(int m, int n, int k, std::vector<T*> const& a, std::vector<T*> const& b, TD* d, std::string& why) {
+    std::vector<typename Gemm<Kernel>::Arguments> args;
     for (size_t i = 0; i < a.size(); ++i) {
       typename Gemm<Kernel>::Arguments x;
       x.m = m; x.n = n; x.k = k;
@@ -82,14 +86,15 @@ struct StrataRunner {
     }
     const size_t ws = Gemm<Kernel>::workspace_size(args[0]);
     workspace = std::make_unique<DeviceArray<char>>(int64_t(ws));
-    Status s = Gemm<Kernel>::can_implement(args[0]);
-    if (!s) { why = s.message(); return false; }
+    gemms.resize(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+      Status s = gemms[i].initialize(args[i], workspace->ptr, size_t(workspace->count));
+      if (!s) { why = s.message(); return false; }
+    }
     return true;
   }
   void launch(int i) {
-    const auto& x = args[size_t(i) % args.size()];
-    Status s = gemm.initialize(x, workspace->ptr, size_t(workspace->count));
-    if (s) s = gemm.run();
+    Status s = gemms[size_t(i) % gemms.size()].run();
     if (!s) throw std::runtime_error("strata GEMM: " + s.message());
   }
 };

@@ -4,8 +4,8 @@
 //   strata::Gemm<Kernel> gemm;
 //   Kernel-independent arguments: sizes, pointers, leading dimensions, epilogue, batch, split-K
 //   if (strata::Status s = gemm.can_implement(args); !s) { report(s.message()); }
-//   gemm.initialize(args, workspace, workspace_bytes);   // workspace_size(args) bytes
-//   gemm.run(stream);
+//   gemm.initialize(args, workspace, workspace_bytes, stream);   // workspace_size(args) bytes
+//   gemm.run(stream);                                            // as often as needed
 //
 // Matrices: A is m × k and B is k × n in the majorness of the kernel's Config; C and D are m × n
 // row-major. Refused input launches nothing and writes nothing.
@@ -42,6 +42,11 @@ inline cudaError_t allow_dynamic_smem(const void* kernel, int bytes) {
 }
 }  // namespace detail
 
+// How the K splits of split-K are added up. serial: the last CTA of each output tile to finish
+// adds the partial tiles and runs the epilogue, inside the GEMM kernel (one launch). parallel: a
+// second kernel reduces the whole output after the GEMM kernel.
+enum class SplitKMode { serial, parallel };
+
 template <class Kernel>
 class Gemm {
  public:
@@ -66,6 +71,7 @@ class Gemm {
     int batch_count = 1;
     int64_t batch_stride_a = 0, batch_stride_b = 0, batch_stride_c = 0, batch_stride_d = 0;
     int split_k = 1;  // K splits; 0 picks one so that the grid fills the GPU
+    SplitKMode split_k_mode = SplitKMode::serial;
     // The order CTAs take output tiles in (tile_scheduler.hpp): `raster_group` tile rows walked
     // together across N (along_n), or tile columns across M (along_m), for L2 reuse.
     RasterOrder raster_order = RasterOrder::along_n;
@@ -133,15 +139,32 @@ class Gemm {
 
   static int64_t partials_ld(Arguments const& a) { return (int64_t(a.n) + 7) / 8 * 8; }
 
-  // Bytes of device workspace initialize() needs for `args` (0 unless split over K).
+  // Bytes of the partial tiles of split-K (a multiple of 16).
+  static size_t partials_bytes(Arguments const& a) {
+    return size_t(effective_splits(a)) * a.batch_count * a.m * partials_ld(a) * sizeof(typename Kernel::ElementPartial);
+  }
+  // Bytes of serial split-K's tile counters, after the partials.
+  static size_t counters_bytes(Arguments const& a) {
+    if (a.split_k_mode != SplitKMode::serial) return 0;
+    const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
+                            ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN);
+    return size_t(tiles) * a.batch_count * sizeof(int);
+  }
+
+  // Bytes of device workspace initialize() needs for `args` (0 unless split over K): the partial
+  // tiles, and for serial split-K one counter per output tile, which initialize() zeroes and each
+  // run leaves zero again (so a workspace serves any number of runs of initialized GEMMs, one
+  // at a time; don't write into it in between).
   static size_t workspace_size(Arguments const& a) {
     const int splits = effective_splits(a);
     if (splits <= 1 || a.m == 0 || a.n == 0) return 0;
-    return size_t(splits) * a.batch_count * a.m * partials_ld(a) * sizeof(typename Kernel::ElementPartial);
+    return partials_bytes(a) + counters_bytes(a);
   }
 
-  // Checks `args` and prepares the launch. Nothing is launched or written on refusal.
-  Status initialize(Arguments const& a, void* workspace = nullptr, size_t workspace_bytes = 0) {
+  // Checks `args` and prepares the launch; for serial split-K it zeroes the workspace's tile
+  // counters on `stream`. Nothing is launched or written on refusal.
+  Status initialize(Arguments const& a, void* workspace = nullptr, size_t workspace_bytes = 0,
+                    cudaStream_t stream = nullptr) {
     initialized_ = false;
     if (Status s = can_implement(a); !s) return s;
     const size_t needed = workspace_size(a);
@@ -167,6 +190,12 @@ class Gemm {
     p.k_tiles_per_split = splits > 1 ? (k_tiles + splits - 1) / splits : (k_tiles > 0 ? k_tiles : 1);
     p.partials = splits > 1 ? static_cast<typename Kernel::ElementPartial*>(workspace) : nullptr;
     p.partials_ld = partials_ld(a);
+    p.tile_counters = nullptr;
+    if (splits > 1 && a.split_k_mode == SplitKMode::serial) {
+      p.tile_counters = reinterpret_cast<int*>(static_cast<char*>(workspace) + partials_bytes(a));
+      if (cudaError_t e = cudaMemsetAsync(p.tile_counters, 0, counters_bytes(a), stream); e != cudaSuccess)
+        return {StatusCode::cuda_error, std::string("zeroing the split-K tile counters: ") + cudaGetErrorString(e)};
+    }
     initialized_ = true;
     return Status::success();
   }
@@ -187,7 +216,7 @@ class Gemm {
     kernel<<<grid, Kernel::kThreads, Kernel::smem_bytes, stream>>>(params_);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
       return {StatusCode::cuda_error, std::string("GEMM launch: ") + cudaGetErrorString(e)};
-    if (s.splits > 1) {
+    if (s.splits > 1 && params_.tile_counters == nullptr) {
       const int64_t threads = int64_t(args_.m) * ((args_.n + 3) / 4);
       dim3 reduce_grid(unsigned((threads + 255) / 256), unsigned(s.batches));
       splitk_reduce_kernel<ElementD, typename Kernel::ElementPartial, Functor><<<reduce_grid, 256, 0, stream>>>(
@@ -202,7 +231,7 @@ class Gemm {
   // initialize + run.
   Status operator()(Arguments const& a, void* workspace = nullptr, size_t workspace_bytes = 0,
                     cudaStream_t stream = nullptr) {
-    if (Status s = initialize(a, workspace, workspace_bytes); !s) return s;
+    if (Status s = initialize(a, workspace, workspace_bytes, stream); !s) return s;
     return run(stream);
   }
 

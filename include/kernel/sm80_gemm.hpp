@@ -4,9 +4,11 @@
 //   tile  = scheduler.tile(blockIdx.x, batch = blockIdx.y, split = blockIdx.z)
 //   accum = mainloop(A rows of the tile, B columns of the tile, this split's K tiles)
 //   D     = epilogue(accum, C)                        one split
-//   W     = accum  (fp32 partials, reduced later)     several splits (split-K)
+//   W     = accum  (fp32 partials)                    several splits (split-K)
 //
-// and the split-K reduction: D = epilogue(Σ_splits W, C).
+// and the split-K reduction, D = epilogue(Σ_splits W, C): serial, by the last CTA of each tile to
+// finish (a counter per tile in the workspace says which one that is), or parallel, by a second
+// kernel over the whole output.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -38,6 +40,36 @@ struct StoreAccumulator {
   STRATA_HOST_DEVICE T operator()(T acc, T, int, int) const { return acc; }
 };
 
+namespace detail {
+// D(row, col .. col + 3) = functor(Σ_s partials[s](row, col ..), C(row, col ..)) for the columns
+// below n. `partials` points at split 0 of the batch, `split_stride` elements apart; `d` and `c`
+// at the batch's D and C (c null when not read). The partials are read past L1 (ld.global.cg):
+// other CTAs wrote them during this kernel.
+template <class TD, class P, class Functor>
+STRATA_DEVICE void splitk_reduce_quad(P const* partials, int64_t partials_ld, int64_t split_stride, int splits, int row,
+                                      int col, int n, Sm80EpilogueArguments<TD, TD, Functor> const& out, TD* d,
+                                      TD const* c) {
+  static_assert(sizeof(P) == 4, "split-K partials are 4-byte accumulators (fp32 or int32)");
+  using Compute = compute_t<P>;
+  using Quad = std::conditional_t<std::is_integral_v<P>, int4, float4>;
+  P sum[4] = {0, 0, 0, 0};
+  P const* src = partials + int64_t(row) * partials_ld + col;
+  for (int s = 0; s < splits; ++s) {
+    const Quad q = __ldcg(reinterpret_cast<Quad const*>(src + s * split_stride));
+    sum[0] += q.x;
+    sum[1] += q.y;
+    sum[2] += q.z;
+    sum[3] += q.w;
+  }
+  TD* d_row = d + int64_t(row) * out.ldd;
+  TD const* c_row = c ? c + int64_t(row) * out.ldc : nullptr;
+  for (int e = 0; e < 4 && col + e < n; ++e) {
+    const Compute source = c_row ? to_compute<Compute>(c_row[col + e]) : Compute(0);
+    d_row[col + e] = store_as<TD>(out.functor(static_cast<Compute>(sum[e]), source, row, col + e));
+  }
+}
+}  // namespace detail
+
 template <class Config_, class TD, class Functor_>
 struct Sm80GemmKernel {
   using Config = Config_;
@@ -66,6 +98,9 @@ struct Sm80GemmKernel {
     int k_tiles_per_split;
     ElementPartial* partials;  // split-K only: splits × batches × m × partials_ld accumulators
     int64_t partials_ld;
+    // Serial split-K only: one arrival counter per tile and batch, zero between runs (the last
+    // arrival resets it). Null for parallel split-K, where a second kernel reduces.
+    int* tile_counters;
   };
 
   // The __global__ function that runs this kernel.
@@ -94,45 +129,65 @@ struct Sm80GemmKernel {
       Epilogue::run(out, operands.m, operands.n, m0, n0, accum, smem);
     } else {
       const int64_t slice = int64_t(operands.m) * p.partials_ld;
+      const int64_t split_stride = slice * p.scheduler.batches;
+      ElementPartial* batch_partials = p.partials + int64_t(tile.batch) * slice;
       Sm80EpilogueArguments<ElementPartial, ElementPartial, StoreAccumulator> out{
-          p.partials + (int64_t(tile.split) * p.scheduler.batches + tile.batch) * slice, p.partials_ld, nullptr, 0,
-          {}};
+          batch_partials + tile.split * split_stride, p.partials_ld, nullptr, 0, {}};
       PartialEpilogue::run(out, operands.m, operands.n, m0, n0, accum, smem);
+      if (p.tile_counters != nullptr) serial_reduce(p, tile, m0, n0, batch_partials, split_stride, smem);
+    }
+  }
+
+  // Serial split-K: every split has written its partial tile; the last one to arrive adds them
+  // up and runs the epilogue for the tile. Writers publish with a fence before counting; the last
+  // arrival fences again before reading (the threadfence-reduction pattern of the CUDA guide).
+  STRATA_DEVICE static void serial_reduce(Params const& p, TileCoord const& tile, int m0, int n0,
+                                          ElementPartial const* batch_partials, int64_t split_stride, char* smem) {
+    int* is_last = reinterpret_cast<int*>(smem);  // the partial epilogue is done with shared memory
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      int* counter = p.tile_counters + int64_t(tile.batch) * p.scheduler.tiles_per_batch() + blockIdx.x;
+      const int arrived = atomicAdd(counter, 1);
+      const bool last = arrived == p.scheduler.splits - 1;
+      if (last) *counter = 0;  // every split of this tile has counted: ready for the next run
+      *is_last = last;
+    }
+    __syncthreads();
+    if (!*is_last) return;
+    __threadfence();
+    const int m = p.mainloop.m, n = p.mainloop.n;
+    auto out = p.epilogue;
+    TD* d = out.D + tile.batch * p.batch_stride_d;
+    TD const* c = out.functor.reads_source() ? out.C + tile.batch * p.batch_stride_c : nullptr;
+    constexpr int quads_per_row = Config::BN / 4;
+    static_assert(Config::BN % 4 == 0, "serial split-K reduces 4 columns at a time");
+    for (int q = threadIdx.x; q < Config::BM * quads_per_row; q += kThreads) {
+      const int row = m0 + q / quads_per_row, col = n0 + (q % quads_per_row) * 4;
+      if (row < m && col < n)
+        detail::splitk_reduce_quad(batch_partials, p.partials_ld, split_stride, p.scheduler.splits, row, col, n, out,
+                                   d, c);
     }
   }
 };
 
 
-// D = functor(Σ_s partials[s], C) for every element; one thread per 4 columns of one row.
+
+// Parallel split-K: D = functor(Σ_s partials[s], C) for every element; one thread per 4 columns
+// of one row.
 template <class TD, class P, class Functor>
 static __global__ void splitk_reduce_kernel(P const* partials, int64_t partials_ld, int splits, int batches, int m, int n,
                                      Sm80EpilogueArguments<TD, TD, Functor> out, int64_t batch_stride_c,
                                      int64_t batch_stride_d) {
-  static_assert(sizeof(P) == 4, "split-K partials are 4-byte accumulators (fp32 or int32)");
-  using Compute = detail::compute_t<P>;
-  struct alignas(16) Quad {
-    P v[4];
-  };
   const int quads = (n + 3) / 4;
   const int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   const int batch = blockIdx.y;
   if (idx >= int64_t(m) * quads) return;
-  const int row = int(idx / quads);
-  const int col = int(idx % quads) * 4;
   const int64_t slice = int64_t(m) * partials_ld;
-  P sum[4] = {0, 0, 0, 0};
-  for (int s = 0; s < splits; ++s) {
-    const Quad q = *reinterpret_cast<Quad const*>(partials + (int64_t(s) * batches + batch) * slice +
-                                                  int64_t(row) * partials_ld + col);
-    for (int e = 0; e < 4; ++e) sum[e] += q.v[e];
-  }
-  TD* d = out.D + batch * batch_stride_d + int64_t(row) * out.ldd;
-  TD const* c = out.C ? out.C + batch * batch_stride_c + int64_t(row) * out.ldc : nullptr;
   const bool reads_source = out.functor.reads_source();
-  for (int e = 0; e < 4 && col + e < n; ++e) {
-    const Compute source = reads_source ? detail::to_compute<Compute>(c[col + e]) : Compute(0);
-    d[col + e] = detail::store_as<TD>(out.functor(static_cast<Compute>(sum[e]), source, row, col + e));
-  }
+  detail::splitk_reduce_quad(partials + int64_t(batch) * slice, partials_ld, slice * batches, splits, int(idx / quads),
+                             int(idx % quads) * 4, n, out, out.D + batch * batch_stride_d,
+                             reads_source ? out.C + batch * batch_stride_c : nullptr);
 }
 
 }  // namespace strata

@@ -77,26 +77,68 @@ void split_k() {
   STRATA_REQUIRE_SM(8, 0);
   using Kernel = KernelFor<Config>;
   uint64_t seed = 300;
-  for (Shape3 s : {Shape3{129, 300, 1000}, Shape3{1000, 129, 4097}, Shape3{7, 7, 129}}) {
-    for (int splits : {3, 4}) {
-      for (bool with_c : {false, true}) {
-        GemmProblem<Kernel> p(s, seed += 3, ProblemLayout{.pad_d = 8, .with_c = with_c});
-        auto args = p.arguments();
-        args.split_k = splits;
-        args.epilogue = with_c ? LinearCombination{{kAlpha, kBeta}} : LinearCombination{{1.f, 0.f}};
-        EXPECT_EQ(Gemm<Kernel>::effective_splits(args), splits);
-        EXPECT_GT(Gemm<Kernel>::workspace_size(args), 0u);
-        run_and_check(p, args, "split-K " + std::to_string(splits) + (with_c ? ", beta" : ""));
+  for (SplitKMode mode : {SplitKMode::serial, SplitKMode::parallel}) {
+    const std::string how = mode == SplitKMode::serial ? "serial " : "parallel ";
+    for (Shape3 s : {Shape3{129, 300, 1000}, Shape3{1000, 129, 4097}, Shape3{7, 7, 129}}) {
+      for (int splits : {3, 4}) {
+        for (bool with_c : {false, true}) {
+          GemmProblem<Kernel> p(s, seed += 3, ProblemLayout{.pad_d = 8, .with_c = with_c});
+          auto args = p.arguments();
+          args.split_k = splits;
+          args.split_k_mode = mode;
+          args.epilogue = with_c ? LinearCombination{{kAlpha, kBeta}} : LinearCombination{{1.f, 0.f}};
+          EXPECT_EQ(Gemm<Kernel>::effective_splits(args), splits);
+          EXPECT_GT(Gemm<Kernel>::workspace_size(args), 0u);
+          run_and_check(p, args, how + "split-K " + std::to_string(splits) + (with_c ? ", beta" : ""));
+        }
       }
     }
+    // Batched split-K: the partials, the counters and the reduction are per batch.
+    GemmProblem<Kernel> p({129, 136, 1000}, seed += 3,
+                          ProblemLayout{.batches = 3, .pad_c = 8, .gap_c = 8, .gap_d = 16, .with_c = true});
+    auto args = p.arguments();
+    args.split_k = 3;
+    args.split_k_mode = mode;
+    args.epilogue = {{kAlpha, kBeta}};
+    run_and_check(p, args, how + "batched split-K 3, beta");
   }
-  // Batched split-K: the partials and the reduction are per batch.
-  GemmProblem<Kernel> p({129, 136, 1000}, seed,
-                        ProblemLayout{.batches = 3, .pad_c = 8, .gap_c = 8, .gap_d = 16, .with_c = true});
+}
+
+// Serial split-K leaves its tile counters at zero: one GEMM initialized once and run several
+// times on one workspace (D poisoned before each run) is right every time, and so is a second
+// GEMM with another split count initialized on the same workspace. A counter left non-zero would
+// make no CTA (or the wrong one) reduce its tile, leaving poison or partial sums in D.
+template <class Config>
+void split_k_serial_reruns() {
+  STRATA_REQUIRE_SM(8, 0);
+  using Kernel = KernelFor<Config>;
+  GemmProblem<Kernel> p({300, 257, 4097}, 360, ProblemLayout{.pad_d = 8, .with_c = true});
   auto args = p.arguments();
-  args.split_k = 3;
   args.epilogue = {{kAlpha, kBeta}};
-  run_and_check(p, args, "batched split-K 3, beta");
+  args.split_k = 4;
+  auto args3 = args;
+  args3.split_k = 3;
+  const size_t ws = std::max(Gemm<Kernel>::workspace_size(args), Gemm<Kernel>::workspace_size(args3));
+  DeviceBuffer<char> workspace(ws);
+  auto check = [&](std::string const& what) {
+    p.check([&](int i, int j, int bt, double ref) { return kAlpha * ref + kBeta * p.source(i, j, bt); }, what,
+            std::fabs(kAlpha));
+  };
+  Gemm<Kernel> gemm4, gemm3;
+  ASSERT_TRUE(bool(gemm4.initialize(args, workspace.get(), ws)));
+  for (int run = 0; run < 3; ++run) {
+    p.poison();
+    ASSERT_TRUE(bool(gemm4.run()));
+    throw_on_error(cudaDeviceSynchronize(), "split-K rerun");
+    check("serial split-K 4, run " + std::to_string(run));
+  }
+  ASSERT_TRUE(bool(gemm3.initialize(args3, workspace.get(), ws)));
+  for (auto* g : {&gemm3, &gemm4, &gemm3}) {
+    p.poison();
+    ASSERT_TRUE(bool(g->run()));
+    throw_on_error(cudaDeviceSynchronize(), "split-K rerun");
+    check(g == &gemm3 ? "serial split-K 3 after 4" : "serial split-K 4 after 3");
+  }
 }
 
 // split_k = 0 on a problem with one output tile and a long K must split, and still be right.
@@ -120,6 +162,8 @@ TEST(Sm80GemmFeatures, BetaLargeTile) { beta<Large>(); }
 TEST(Sm80GemmFeatures, BetaSmallTile) { beta<Small>(); }
 TEST(Sm80GemmFeatures, SplitKLargeTile) { split_k<Large>(); }
 TEST(Sm80GemmFeatures, SplitKSmallTile) { split_k<Small>(); }
+TEST(Sm80GemmFeatures, SplitKSerialRerunsLargeTile) { split_k_serial_reruns<Large>(); }
+TEST(Sm80GemmFeatures, SplitKSerialRerunsSmallTile) { split_k_serial_reruns<Small>(); }
 TEST(Sm80GemmFeatures, SplitKAutomaticLargeTile) { split_k_automatic<Large>(); }
 TEST(Sm80GemmFeatures, SplitKAutomaticSmallTile) { split_k_automatic<Small>(); }
 
