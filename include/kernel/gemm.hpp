@@ -143,18 +143,23 @@ class Gemm {
   static size_t partials_bytes(Arguments const& a) {
     return size_t(effective_splits(a)) * a.batch_count * a.m * partials_ld(a) * sizeof(typename Kernel::ElementPartial);
   }
-  // Bytes of serial split-K's tile counters, after the partials.
+  // Bytes of serial split-K's tile counters at the start of the workspace (a multiple of 16, so
+  // the partials after them stay 16-byte aligned).
+  static bool serial_split_k(Arguments const& a) {
+    return a.split_k_mode == SplitKMode::serial && int64_t(Config::BM) * partials_ld(a) < (int64_t(1) << 31);
+  }
   static size_t counters_bytes(Arguments const& a) {
-    if (a.split_k_mode != SplitKMode::serial) return 0;
+    if (!serial_split_k(a)) return 0;
     const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
                             ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN);
-    return size_t(tiles) * a.batch_count * sizeof(int);
+    return (size_t(tiles) * a.batch_count * sizeof(int) + 15) / 16 * 16;
   }
 
-  // Bytes of device workspace initialize() needs for `args` (0 unless split over K): the partial
-  // tiles, and for serial split-K one counter per output tile, which initialize() zeroes and each
-  // run leaves zero again (so a workspace serves any number of runs of initialized GEMMs, one
-  // at a time; don't write into it in between).
+  // Bytes of device workspace initialize() needs for `args` (0 unless split over K): for serial
+  // split-K one counter per output tile, which initialize() zeroes and every run leaves zero
+  // again, then the partial tiles. One initialize() serves any number of runs, one at a time;
+  // after another GEMM (another shape or split count) has run on the same workspace, initialize()
+  // again before running this one.
   static size_t workspace_size(Arguments const& a) {
     const int splits = effective_splits(a);
     if (splits <= 1 || a.m == 0 || a.n == 0) return 0;
@@ -188,11 +193,15 @@ class Gemm {
     p.scheduler = GroupedTileScheduler::make(a.m, a.n, Config::BM, Config::BN, a.batch_count, splits, a.raster_group,
                                              a.raster_order);
     p.k_tiles_per_split = splits > 1 ? (k_tiles + splits - 1) / splits : (k_tiles > 0 ? k_tiles : 1);
-    p.partials = splits > 1 ? static_cast<typename Kernel::ElementPartial*>(workspace) : nullptr;
+    p.partials = splits > 1 ? reinterpret_cast<typename Kernel::ElementPartial*>(static_cast<char*>(workspace) +
+                                                                                  counters_bytes(a))
+                            : nullptr;
     p.partials_ld = partials_ld(a);
     p.tile_counters = nullptr;
-    if (splits > 1 && a.split_k_mode == SplitKMode::serial) {
-      p.tile_counters = reinterpret_cast<int*>(static_cast<char*>(workspace) + partials_bytes(a));
+    // Serial split-K addresses a tile's partials with 32-bit offsets; an output too wide for them
+    // (BM * n >= 2^31) is reduced in parallel instead.
+    if (splits > 1 && serial_split_k(a)) {
+      p.tile_counters = static_cast<int*>(workspace);
       if (cudaError_t e = cudaMemsetAsync(p.tile_counters, 0, counters_bytes(a), stream); e != cudaSuccess)
         return {StatusCode::cuda_error, std::string("zeroing the split-K tile counters: ") + cudaGetErrorString(e)};
     }

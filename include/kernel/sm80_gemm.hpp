@@ -134,15 +134,19 @@ struct Sm80GemmKernel {
       Sm80EpilogueArguments<ElementPartial, ElementPartial, StoreAccumulator> out{
           batch_partials + tile.split * split_stride, p.partials_ld, nullptr, 0, {}};
       PartialEpilogue::run(out, operands.m, operands.n, m0, n0, accum, smem);
-      if (p.tile_counters != nullptr) serial_reduce(p, tile, m0, n0, batch_partials, split_stride, smem);
+      if (p.tile_counters != nullptr) serial_reduce(p, tile, m0, n0, batch_partials, split_stride, accum, smem);
     }
   }
 
-  // Serial split-K: every split has written its partial tile; the last one to arrive adds them
-  // up and runs the epilogue for the tile. Writers publish with a fence before counting; the last
-  // arrival fences again before reading (the threadfence-reduction pattern of the CUDA guide).
+  // Serial split-K: every split has written its partial tile; the last one to arrive adds the
+  // others' partials to its own accumulators (still in registers) and runs the tile's epilogue.
+  // Writers publish with a fence before counting; the last arrival fences again before reading
+  // (the threadfence-reduction pattern of the CUDA programming guide). The partials are read past
+  // L1 (ld.global.cg), all of a thread's loads of one split in flight together.
+  template <class Accum>
   STRATA_DEVICE static void serial_reduce(Params const& p, TileCoord const& tile, int m0, int n0,
-                                          ElementPartial const* batch_partials, int64_t split_stride, char* smem) {
+                                          ElementPartial const* batch_partials, int64_t split_stride, Accum& accum,
+                                          char* smem) {
     int* is_last = reinterpret_cast<int*>(smem);  // the partial epilogue is done with shared memory
     __threadfence();
     __syncthreads();
@@ -154,20 +158,44 @@ struct Sm80GemmKernel {
       *is_last = last;
     }
     __syncthreads();
-    if (!*is_last) return;
+    const bool last = *is_last;
+    __syncthreads();  // the epilogue below reuses shared memory
+    if (!last) return;
     __threadfence();
+
     const int m = p.mainloop.m, n = p.mainloop.n;
-    auto out = p.epilogue;
-    TD* d = out.D + tile.batch * p.batch_stride_d;
-    TD const* c = out.functor.reads_source() ? out.C + tile.batch * p.batch_stride_c : nullptr;
-    constexpr int quads_per_row = Config::BN / 4;
-    static_assert(Config::BN % 4 == 0, "serial split-K reduces 4 columns at a time");
-    for (int q = threadIdx.x; q < Config::BM * quads_per_row; q += kThreads) {
-      const int row = m0 + q / quads_per_row, col = n0 + (q % quads_per_row) * 4;
-      if (row < m && col < n)
-        detail::splitk_reduce_quad(batch_partials, p.partials_ld, split_stride, p.scheduler.splits, row, col, n, out,
-                                   d, c);
+    typename Config::TiledMmaType mma;
+    auto coords = mma.get_slice(threadIdx.x).partition_C(make_identity_tensor(make_shape(Int<Config::BM>{}, Int<Config::BN>{})));
+    constexpr int values = decltype(size(accum.layout()))::value;
+    const bool whole = m0 + Config::BM <= m && n0 + Config::BN <= n;
+    ElementPartial const* tile_partials = batch_partials + int64_t(m0) * p.partials_ld + n0;
+    // In groups of 16 accumulators, every other split's values loaded (16 loads in flight per
+    // thread) and added; the group's offsets are computed once and reused across the splits.
+    constexpr int group = values % 16 == 0 ? 16 : 1;
+    STRATA_UNROLL
+    for (int g = 0; g < values; g += group) {
+      int offset[group];  // within the tile: Gemm::initialize keeps BM * partials_ld below 2^31
+      bool inside[group];
+      STRATA_UNROLL
+      for (int i = 0; i < group; ++i) {
+        const int r = get<0>(coords(g + i)), c = get<1>(coords(g + i));
+        offset[i] = r * int(p.partials_ld) + c;
+        inside[i] = whole || (m0 + r < m && n0 + c < n);
+      }
+      for (int s = 0; s < p.scheduler.splits; ++s) {
+        if (s == tile.split) continue;
+        ElementPartial const* src = tile_partials + s * split_stride;
+        ElementPartial loaded[group];
+        STRATA_UNROLL
+        for (int i = 0; i < group; ++i) loaded[i] = inside[i] ? __ldcg(src + offset[i]) : ElementPartial(0);
+        STRATA_UNROLL
+        for (int i = 0; i < group; ++i) accum(g + i) += loaded[i];
+      }
     }
+    auto out = p.epilogue;
+    out.D += tile.batch * p.batch_stride_d;
+    if (out.C != nullptr) out.C += tile.batch * p.batch_stride_c;
+    Epilogue::run(out, m, n, m0, n0, accum, smem);
   }
 };
 

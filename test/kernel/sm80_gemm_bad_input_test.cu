@@ -159,8 +159,14 @@ TEST(Sm80GemmBadInput, RunBeforeInitialize) {
 TEST(Sm80GemmBadInput, SplitKWorkspaceTooSmall) {
   Args a = valid();
   a.split_k = 3;
+  // Serial split-K (the default): a counter per output tile (rounded up to 16 bytes), then the
+  // partials; parallel split-K: the partials only.
+  const size_t tiles = size_t(1000 + G::Config::BM - 1) / G::Config::BM * ((1000 + G::Config::BN - 1) / G::Config::BN);
   const size_t needed = G::workspace_size(a);
-  ASSERT_EQ(needed, size_t(3) * 1000 * 1000 * sizeof(float));
+  ASSERT_EQ(needed, (tiles * sizeof(int) + 15) / 16 * 16 + size_t(3) * 1000 * 1000 * sizeof(float));
+  Args parallel = a;
+  parallel.split_k_mode = SplitKMode::parallel;
+  EXPECT_EQ(G::workspace_size(parallel), size_t(3) * 1000 * 1000 * sizeof(float));
   G gemm;
   EXPECT_TRUE(refused(gemm.initialize(a, fake<void>(0x10000000), needed - 16), StatusCode::workspace_too_small,
                       {"workspace", std::to_string(needed)}));

@@ -105,9 +105,10 @@ void split_k() {
 }
 
 // Serial split-K leaves its tile counters at zero: one GEMM initialized once and run several
-// times on one workspace (D poisoned before each run) is right every time, and so is a second
-// GEMM with another split count initialized on the same workspace. A counter left non-zero would
-// make no CTA (or the wrong one) reduce its tile, leaving poison or partial sums in D.
+// times on one workspace (D poisoned before each run) is right every time. A GEMM with another
+// split count then initialized on that workspace (whose counters now hold the first one's
+// partial sums) is right, and so is the first one initialized again. A counter left non-zero
+// would make no CTA, or the wrong one, reduce its tile: poison or partial sums in D.
 template <class Config>
 void split_k_serial_reruns() {
   STRATA_REQUIRE_SM(8, 0);
@@ -120,25 +121,21 @@ void split_k_serial_reruns() {
   args3.split_k = 3;
   const size_t ws = std::max(Gemm<Kernel>::workspace_size(args), Gemm<Kernel>::workspace_size(args3));
   DeviceBuffer<char> workspace(ws);
-  auto check = [&](std::string const& what) {
+  auto run_and_check_once = [&](Gemm<Kernel>& gemm, std::string const& what) {
+    p.poison();
+    ASSERT_TRUE(bool(gemm.run())) << what;
+    throw_on_error(cudaDeviceSynchronize(), "split-K rerun");
     p.check([&](int i, int j, int bt, double ref) { return kAlpha * ref + kBeta * p.source(i, j, bt); }, what,
             std::fabs(kAlpha));
   };
   Gemm<Kernel> gemm4, gemm3;
   ASSERT_TRUE(bool(gemm4.initialize(args, workspace.get(), ws)));
-  for (int run = 0; run < 3; ++run) {
-    p.poison();
-    ASSERT_TRUE(bool(gemm4.run()));
-    throw_on_error(cudaDeviceSynchronize(), "split-K rerun");
-    check("serial split-K 4, run " + std::to_string(run));
-  }
+  for (int run = 0; run < 3; ++run) run_and_check_once(gemm4, "serial split-K 4, run " + std::to_string(run));
   ASSERT_TRUE(bool(gemm3.initialize(args3, workspace.get(), ws)));
-  for (auto* g : {&gemm3, &gemm4, &gemm3}) {
-    p.poison();
-    ASSERT_TRUE(bool(g->run()));
-    throw_on_error(cudaDeviceSynchronize(), "split-K rerun");
-    check(g == &gemm3 ? "serial split-K 3 after 4" : "serial split-K 4 after 3");
-  }
+  run_and_check_once(gemm3, "serial split-K 3 after 4");
+  run_and_check_once(gemm3, "serial split-K 3 after 4, again");
+  ASSERT_TRUE(bool(gemm4.initialize(args, workspace.get(), ws)));
+  run_and_check_once(gemm4, "serial split-K 4 after 3");
 }
 
 // split_k = 0 on a problem with one output tile and a long K must split, and still be right.
