@@ -44,8 +44,10 @@ inline cudaError_t allow_dynamic_smem(const void* kernel, int bytes) {
 
 // How the K splits of split-K are added up. serial: the last CTA of each output tile to finish
 // adds the partial tiles and runs the epilogue, inside the GEMM kernel (one launch). parallel: a
-// second kernel reduces the whole output after the GEMM kernel.
-enum class SplitKMode { serial, parallel };
+// second kernel reduces the whole output after the GEMM kernel. automatic: serial for two splits,
+// parallel for more; the last CTA's reduction is a chain of round trips to L2 per split, which
+// a second kernel spread over the whole GPU beats once there are several (bench/RESULTS.md).
+enum class SplitKMode { automatic, serial, parallel };
 
 template <class Kernel>
 class Gemm {
@@ -71,7 +73,7 @@ class Gemm {
     int batch_count = 1;
     int64_t batch_stride_a = 0, batch_stride_b = 0, batch_stride_c = 0, batch_stride_d = 0;
     int split_k = 1;  // K splits; 0 picks one so that the grid fills the GPU
-    SplitKMode split_k_mode = SplitKMode::serial;
+    SplitKMode split_k_mode = SplitKMode::automatic;
     // The order CTAs take output tiles in (tile_scheduler.hpp): `raster_group` tile rows walked
     // together across N (along_n), or tile columns across M (along_m), for L2 reuse.
     RasterOrder raster_order = RasterOrder::along_n;
@@ -145,8 +147,11 @@ class Gemm {
   }
   // Bytes of serial split-K's tile counters at the start of the workspace (a multiple of 16, so
   // the partials after them stay 16-byte aligned).
+  // Whether split-K reduces serially for `args` (see SplitKMode).
   static bool serial_split_k(Arguments const& a) {
-    return a.split_k_mode == SplitKMode::serial && int64_t(Config::BM) * partials_ld(a) < (int64_t(1) << 31);
+    const bool wanted = a.split_k_mode == SplitKMode::serial ||
+                        (a.split_k_mode == SplitKMode::automatic && effective_splits(a) <= 2);
+    return wanted && int64_t(Config::BM) * partials_ld(a) < (int64_t(1) << 31);
   }
   static size_t counters_bytes(Arguments const& a) {
     if (!serial_split_k(a)) return 0;

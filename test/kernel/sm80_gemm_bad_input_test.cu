@@ -159,7 +159,8 @@ TEST(Sm80GemmBadInput, RunBeforeInitialize) {
 TEST(Sm80GemmBadInput, SplitKWorkspaceTooSmall) {
   Args a = valid();
   a.split_k = 3;
-  // Serial split-K (the default): a counter per output tile (rounded up to 16 bytes), then the
+  a.split_k_mode = SplitKMode::serial;
+  // Serial split-K: a counter per output tile (rounded up to 16 bytes), then the
   // partials; parallel split-K: the partials only.
   const size_t tiles = size_t(1000 + G::Config::BM - 1) / G::Config::BM * ((1000 + G::Config::BN - 1) / G::Config::BN);
   const size_t needed = G::workspace_size(a);
@@ -167,6 +168,12 @@ TEST(Sm80GemmBadInput, SplitKWorkspaceTooSmall) {
   Args parallel = a;
   parallel.split_k_mode = SplitKMode::parallel;
   EXPECT_EQ(G::workspace_size(parallel), size_t(3) * 1000 * 1000 * sizeof(float));
+  // Automatic: parallel for three splits, serial for two.
+  Args automatic = a;
+  automatic.split_k_mode = SplitKMode::automatic;
+  EXPECT_EQ(G::workspace_size(automatic), G::workspace_size(parallel));
+  automatic.split_k = 2;
+  EXPECT_EQ(G::workspace_size(automatic), (tiles * sizeof(int) + 15) / 16 * 16 + size_t(2) * 1000 * 1000 * sizeof(float));
   G gemm;
   EXPECT_TRUE(refused(gemm.initialize(a, fake<void>(0x10000000), needed - 16), StatusCode::workspace_too_small,
                       {"workspace", std::to_string(needed)}));

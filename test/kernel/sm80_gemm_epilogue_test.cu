@@ -17,6 +17,7 @@ struct Case {
   BiasMode mode;
   float alpha, beta;  // alpha about 3/√k keeps alpha·A·B of order 1, where activations bend
   int split_k;
+  SplitKMode split_mode = SplitKMode::automatic;
 };
 const Case kCases[] = {
     {{1, 1, 1}, BiasMode::per_row, 1.f, 0.f, 1},
@@ -26,6 +27,9 @@ const Case kCases[] = {
     {{257, 129, 33}, BiasMode::per_column, 0.5f, 0.75f, 1},
     {{129, 300, 1000}, BiasMode::per_column, 0.1f, -1.25f, 3},  // split-K: the reduction's epilogue
     {{300, 129, 1000}, BiasMode::per_row, 0.1f, 0.f, 4},
+    // Serial split-K: the last CTA of each tile runs the epilogue on the summed accumulators.
+    {{129, 300, 1000}, BiasMode::per_row, 0.1f, -1.25f, 3, SplitKMode::serial},
+    {{300, 129, 1000}, BiasMode::per_column, 0.1f, 0.f, 2, SplitKMode::serial},
 };
 
 // Runs every case with activation `act`; `reference` is the same activation in double, `slope`
@@ -42,9 +46,11 @@ void bias_activation(Act act, double (*reference)(double), double slope, const c
     DeviceBuffer<float> dbias(bias);
     auto args = p.arguments();
     args.split_k = c.split_k;
+    args.split_k_mode = c.split_mode;
     args.epilogue = {{c.alpha, c.beta, dbias.get(), c.mode, act}};
     const std::string label = std::string(what) + (per_row ? ", bias per row" : ", bias per column") +
-                              (c.beta != 0.f ? ", beta" : "") + ", split_k " + std::to_string(c.split_k);
+                              (c.beta != 0.f ? ", beta" : "") + ", split_k " + std::to_string(c.split_k) +
+                              (c.split_mode == SplitKMode::serial ? " serial" : "");
     const Status st = Gemm<Kernel>::can_implement(args);
     ASSERT_TRUE(bool(st)) << label << " " << describe(c.s) << ": " << st.message();
     ASSERT_TRUE(bool(p.run(args))) << label << " " << describe(c.s);

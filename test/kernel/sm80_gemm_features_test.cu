@@ -77,10 +77,10 @@ void split_k() {
   STRATA_REQUIRE_SM(8, 0);
   using Kernel = KernelFor<Config>;
   uint64_t seed = 300;
-  for (SplitKMode mode : {SplitKMode::serial, SplitKMode::parallel}) {
-    const std::string how = mode == SplitKMode::serial ? "serial " : "parallel ";
+  for (SplitKMode mode : {SplitKMode::serial, SplitKMode::parallel, SplitKMode::automatic}) {
+    const std::string how = mode == SplitKMode::serial ? "serial " : mode == SplitKMode::parallel ? "parallel " : "automatic ";
     for (Shape3 s : {Shape3{129, 300, 1000}, Shape3{1000, 129, 4097}, Shape3{7, 7, 129}}) {
-      for (int splits : {3, 4}) {
+      for (int splits : {2, 3, 4}) {
         for (bool with_c : {false, true}) {
           GemmProblem<Kernel> p(s, seed += 3, ProblemLayout{.pad_d = 8, .with_c = with_c});
           auto args = p.arguments();
@@ -117,6 +117,7 @@ void split_k_serial_reruns() {
   auto args = p.arguments();
   args.epilogue = {{kAlpha, kBeta}};
   args.split_k = 4;
+  args.split_k_mode = SplitKMode::serial;
   auto args3 = args;
   args3.split_k = 3;
   const size_t ws = std::max(Gemm<Kernel>::workspace_size(args), Gemm<Kernel>::workspace_size(args3));
