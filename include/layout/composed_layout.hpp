@@ -63,6 +63,8 @@ STRATA_HD auto split_at_multiple(X const& x) {
 template <int P, class C, class S, class D>
 STRATA_HD auto crd2idx_split(C const& coord, S const& shape, D const& stride) {
   if constexpr (Tuple<C>) {
+    static_assert(Tuple<S> && Tuple<D> && rank_v<C> == rank_v<S>,
+                  "crd2idx: the coordinate must have the rank of the shape");
     return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
       auto parts = make_tuple(crd2idx_split<P>(get<Is>(coord), get<Is>(shape), get<Is>(stride))...);
       return make_tuple((Int<0>{} + ... + get<0>(get<Is>(parts))), (Int<0>{} + ... + get<1>(get<Is>(parts))));
