@@ -4,7 +4,7 @@
 //   tile  = scheduler.tile(blockIdx.x, batch = blockIdx.y, split = blockIdx.z)
 //   accum = mainloop(A rows of the tile, B columns of the tile, this split's K tiles)
 //   D     = epilogue(accum, C)                        one split
-//   W     = accum  (fp32 partials)                    several splits (split-K)
+//   W     = accum  (fp32/int32 partials)              several splits (split-K)
 //
 // and the split-K reduction, D = epilogue(Σ_splits W, C): serial, by the last CTA of each tile to
 // finish (a counter per tile in the workspace says which one that is), or parallel, by a second
@@ -142,7 +142,7 @@ struct Sm80GemmKernel {
   // others' partials to its own accumulators (still in registers) and runs the tile's epilogue.
   // Writers publish with a fence before counting; the last arrival fences again before reading
   // (the threadfence-reduction pattern of the CUDA programming guide). The partials are read past
-  // L1 (ld.global.cg), all of a thread's loads of one split in flight together.
+  // L1 (ld.global.cg), 16 of a thread's loads in flight at a time.
   template <class Accum>
   STRATA_DEVICE static void serial_reduce(Params const& p, TileCoord const& tile, int m0, int n0,
                                           ElementPartial const* batch_partials, int64_t split_stride, Accum& accum,
@@ -198,8 +198,6 @@ struct Sm80GemmKernel {
     Epilogue::run(out, m, n, m0, n0, accum, smem);
   }
 };
-
-
 
 // Parallel split-K: D = functor(Σ_s partials[s], C) for every element; one thread per 4 columns
 // of one row.
