@@ -139,37 +139,12 @@ class Gemm {
     return splits < 1 ? 1 : splits;
   }
 
-  static int64_t partials_ld(Arguments const& a) { return (int64_t(a.n) + 7) / 8 * 8; }
-
-  // Bytes of the partial tiles of split-K (a multiple of 16).
-  static size_t partials_bytes(Arguments const& a) {
-    return size_t(effective_splits(a)) * a.batch_count * a.m * partials_ld(a) * sizeof(typename Kernel::ElementPartial);
-  }
-  // Bytes of serial split-K's tile counters at the start of the workspace (a multiple of 16, so
-  // the partials after them stay 16-byte aligned).
-  // Whether split-K reduces serially for `args` (see SplitKMode).
-  static bool serial_split_k(Arguments const& a) {
-    const bool wanted = a.split_k_mode == SplitKMode::serial ||
-                        (a.split_k_mode == SplitKMode::automatic && effective_splits(a) <= 2);
-    return wanted && int64_t(Config::BM) * partials_ld(a) < (int64_t(1) << 31);
-  }
-  static size_t counters_bytes(Arguments const& a) {
-    if (!serial_split_k(a)) return 0;
-    const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
-                            ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN);
-    return (size_t(tiles) * a.batch_count * sizeof(int) + 15) / 16 * 16;
-  }
-
   // Bytes of device workspace initialize() needs for `args` (0 unless split over K): for serial
   // split-K one counter per output tile, which initialize() zeroes and every run leaves zero
   // again, then the partial tiles. One initialize() serves any number of runs, one at a time;
   // after another GEMM (another shape or split count) has run on the same workspace, initialize()
   // again before running this one.
-  static size_t workspace_size(Arguments const& a) {
-    const int splits = effective_splits(a);
-    if (splits <= 1 || a.m == 0 || a.n == 0) return 0;
-    return partials_bytes(a) + counters_bytes(a);
-  }
+  static size_t workspace_size(Arguments const& a) { return workspace_size(a, effective_splits(a)); }
 
   // Checks `args` and prepares the launch; for serial split-K it zeroes the workspace's tile
   // counters on `stream`. Nothing is launched or written on refusal.
@@ -177,16 +152,16 @@ class Gemm {
                     cudaStream_t stream = nullptr) {
     initialized_ = false;
     if (Status s = can_implement(a); !s) return s;
-    const size_t needed = workspace_size(a);
+    const int splits = effective_splits(a);
+    const size_t needed = workspace_size(a, splits);
     if (needed > 0 && (workspace == nullptr || workspace_bytes < needed)) {
-      return {StatusCode::workspace_too_small, "split-K over " + std::to_string(effective_splits(a)) +
+      return {StatusCode::workspace_too_small, "split-K over " + std::to_string(splits) +
                                                    " splits needs " + std::to_string(needed) +
                                                    " bytes of workspace, got " + std::to_string(workspace_bytes)};
     }
     if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % 16 != 0)
       return {StatusCode::misaligned_pointer, "the workspace must be 16-byte aligned"};
     args_ = a;
-    const int splits = effective_splits(a);
     const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
     auto& p = params_;
     p.mainloop = {a.A, a.lda, a.B, a.ldb, a.m, a.n, a.k};
@@ -198,16 +173,14 @@ class Gemm {
     p.scheduler = GroupedTileScheduler::make(a.m, a.n, Config::BM, Config::BN, a.batch_count, splits, a.raster_group,
                                              a.raster_order);
     p.k_tiles_per_split = splits > 1 ? (k_tiles + splits - 1) / splits : (k_tiles > 0 ? k_tiles : 1);
-    p.partials = splits > 1 ? reinterpret_cast<typename Kernel::ElementPartial*>(static_cast<char*>(workspace) +
-                                                                                  counters_bytes(a))
+    const size_t counters = splits > 1 ? counters_bytes(a, splits) : 0;
+    p.partials = splits > 1 ? reinterpret_cast<typename Kernel::ElementPartial*>(static_cast<char*>(workspace) + counters)
                             : nullptr;
     p.partials_ld = partials_ld(a);
     p.tile_counters = nullptr;
-    // Serial split-K addresses a tile's partials with 32-bit offsets; an output too wide for them
-    // (BM * n >= 2^31) is reduced in parallel instead.
-    if (splits > 1 && serial_split_k(a)) {
+    if (counters > 0) {
       p.tile_counters = static_cast<int*>(workspace);
-      if (cudaError_t e = cudaMemsetAsync(p.tile_counters, 0, counters_bytes(a), stream); e != cudaSuccess)
+      if (cudaError_t e = cudaMemsetAsync(p.tile_counters, 0, counters, stream); e != cudaSuccess)
         return {StatusCode::cuda_error, std::string("zeroing the split-K tile counters: ") + cudaGetErrorString(e)};
     }
     initialized_ = true;
@@ -250,6 +223,30 @@ class Gemm {
   }
 
  private:
+  static int64_t partials_ld(Arguments const& a) { return (int64_t(a.n) + 7) / 8 * 8; }
+
+  // Whether split-K over `splits` reduces serially (see SplitKMode). Serial split-K addresses a
+  // tile's partials with 32-bit offsets; an output too wide for them (BM * n >= 2^31) is reduced
+  // in parallel instead.
+  static bool serial_split_k(Arguments const& a, int splits) {
+    const bool wanted = a.split_k_mode == SplitKMode::serial ||
+                        (a.split_k_mode == SplitKMode::automatic && splits <= 2);
+    return wanted && int64_t(Config::BM) * partials_ld(a) < (int64_t(1) << 31);
+  }
+  // Bytes of serial split-K's tile counters at the start of the workspace (a multiple of 16, so
+  // the partials after them stay 16-byte aligned); 0 for parallel split-K.
+  static size_t counters_bytes(Arguments const& a, int splits) {
+    if (!serial_split_k(a, splits)) return 0;
+    const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
+                            ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN);
+    return (size_t(tiles) * a.batch_count * sizeof(int) + 15) / 16 * 16;
+  }
+  static size_t workspace_size(Arguments const& a, int splits) {
+    if (splits <= 1 || a.m == 0 || a.n == 0) return 0;
+    const size_t partials = size_t(splits) * a.batch_count * a.m * partials_ld(a) * sizeof(typename Kernel::ElementPartial);
+    return counters_bytes(a, splits) + partials;
+  }
+
   template <class T>
   static Status check_operand(const char* name, T const* ptr, int64_t ld, int64_t batch_stride, int contiguous_extent,
                               int vector, bool used, int batches) {

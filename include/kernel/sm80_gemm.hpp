@@ -43,8 +43,7 @@ struct StoreAccumulator {
 namespace detail {
 // D(row, col .. col + 3) = functor(Σ_s partials[s](row, col ..), C(row, col ..)) for the columns
 // below n. `partials` points at split 0 of the batch, `split_stride` elements apart; `d` and `c`
-// at the batch's D and C (c null when not read). The partials are read past L1 (ld.global.cg):
-// other CTAs wrote them during this kernel.
+// at the batch's D and C (c null when not read). The parallel reduction's per-element step.
 template <class TD, class P, class Functor>
 STRATA_DEVICE void splitk_reduce_quad(P const* partials, int64_t partials_ld, int64_t split_stride, int splits, int row,
                                       int col, int n, Sm80EpilogueArguments<TD, TD, Functor> const& out, TD* d,

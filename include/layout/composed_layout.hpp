@@ -41,17 +41,12 @@ struct all_static_multiples;
 template <int P, class... Ts>
 struct all_static_multiples<P, tuple<Ts...>> : Bool<(is_static_multiple<P, Ts>() && ...)> {};
 
-// (lo, hi) with lo + hi == x, 0 <= lo < P and hi a multiple of P; P a power of two.
-template <int P, class X>
-STRATA_HD auto split_at_multiple(X const& x) {
+// (lo, hi) with lo + hi == x, 0 <= lo < P and hi a multiple of P, for a static x; P a power of two.
+template <int P, StaticInt X>
+STRATA_HD auto split_at_multiple(X const&) {
   static_assert(P > 0 && (P & (P - 1)) == 0, "slice_and_offset: a translation period must be a power of two");
-  if constexpr (StaticInt<X>) {
-    constexpr int lo = int(X::value) & (P - 1);
-    return make_tuple(Int<lo>{}, Int<int(X::value) - lo>{});
-  } else {
-    X lo = x & X(P - 1);
-    return make_tuple(lo, X(x - lo));
-  }
+  constexpr int lo = int(X::value) & (P - 1);
+  return make_tuple(Int<lo>{}, Int<int(X::value) - lo>{});
 }
 
 // crd2idx_split<P>(coord, shape, stride) == (lo, hi): lo + hi == crd2idx(coord, shape, stride) and hi
@@ -249,25 +244,19 @@ STRATA_HD auto group(ComposedLayout<A, O, B> const& l) {
 
 
 // slice_and_offset(c, l) == (s, k) with s(x) + k == l(c with its `_` replaced by x) for every x.
-// k is the part of the slice's origin that provably commutes with A: all of it when every sliced-off
-// stride is a static multiple of A's translation period, its multiple-of-the-period part otherwise,
-// nothing (k == _0) when A has no known period. The rest of the origin is folded into s's offset.
+// k is the part of the slice's origin that provably commutes with A, found term by term
+// (crd2idx_split): static terms split statically, terms whose stride is a static multiple of A's
+// translation period move out whole (all of the origin when every sliced-off stride is one), the
+// rest stays inside A in s's offset. Nothing (k == _0) when A has no known period.
 template <class C, class A, class O, class B>
 STRATA_HD auto slice_and_offset(C const& c, ComposedLayout<A, O, B> const& l) {
   auto sub_and_origin = slice_and_offset(c, l.layout_b());
   auto sub = get<0>(sub_and_origin);
-  auto origin = get<1>(sub_and_origin);
   constexpr int P = decltype(translation_period(l.layout_a()))::value;
   if constexpr (P == 0) {
-    return make_tuple(make_composed_layout(l.layout_a(), l.offset() + origin, sub), Int<0>{});
-  } else if constexpr (detail::all_static_multiples<
-                           P, decltype(flatten_to_tuple(dice(c, l.layout_b().stride())))>::value) {
-    return make_tuple(make_composed_layout(l.layout_a(), l.offset(), sub), origin);
+    return make_tuple(make_composed_layout(l.layout_a(), l.offset() + get<1>(sub_and_origin), sub), Int<0>{});
   } else {
-    // Per term: static terms split statically, terms with strides that are static multiples of
-    // the period move out whole; only the rest (dynamic, other strides) stays inside A.
     auto lo_hi = detail::crd2idx_split<P>(underscore_to_zero(c), l.layout_b().shape(), l.layout_b().stride());
-    (void)origin;
     return make_tuple(make_composed_layout(l.layout_a(), l.offset() + get<0>(lo_hi), sub), get<1>(lo_hi));
   }
 }
