@@ -73,6 +73,7 @@ template <class Kernel, class T, class TD>
 struct StrataRunner {
   std::vector<Gemm<Kernel>> gemms;
   std::unique_ptr<DeviceArray<char>> workspace;
+  Schedule schedule = Schedule::tiles;
 
   bool prepare(int m, int n, int k, std::vector<T*> const& a, std::vector<T*> const& b, TD* d, std::string& why) {
     std::vector<typename Gemm<Kernel>::Arguments> args;
@@ -82,6 +83,7 @@ struct StrataRunner {
       x.A = a[i]; x.lda = k; x.B = b[i]; x.ldb = k; x.D = d; x.ldd = n;
       x.epilogue = {{1.f, 0.f}};
       x.split_k = 0;  // automatic: split K when the tiles alone do not fill the GPU
+      x.schedule = schedule;
       args.push_back(x);
     }
     const size_t ws = Gemm<Kernel>::workspace_size(args[0]);
@@ -129,10 +131,13 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   const long long large_tiles =
       (m + LargeConfig::BM - 1) / LargeConfig::BM * ((n + LargeConfig::BN - 1) / LargeConfig::BN);
   std::string why;
-  double strata_ms = 0;
+  double strata_ms = 0, stream_k_ms = 0;
   auto time_strata = [&](auto runner) -> bool {
     if (!runner.prepare(m, n, k, a, b, d.ptr, why)) return false;
     strata_ms = median_ms([&](int i) { runner.launch(i); });
+    runner.schedule = Schedule::stream_k;
+    if (!runner.prepare(m, n, k, a, b, d.ptr, why)) return false;
+    stream_k_ms = median_ms([&](int i) { runner.launch(i); });
     return true;
   };
   // Decode shapes (few rows): flat tiles, so little MMA work goes to rows that do not exist and
@@ -154,6 +159,7 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   state.counters["strata_TFLOPs"] = flops / strata_ms / 1e9;
   state.counters["cublas_TFLOPs"] = flops / cublas_ms / 1e9;
   state.counters["ratio"] = cublas_ms / strata_ms;
+  state.counters["streamk_TFLOPs"] = flops / stream_k_ms / 1e9;
   if (!tf32 && g_ceiling_tflops > 0) state.counters["of_ceiling"] = flops / strata_ms / 1e9 / g_ceiling_tflops;
   if (m <= 128) {
     state.counters["strata_TBs"] = bytes / strata_ms / 1e9;

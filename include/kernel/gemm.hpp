@@ -45,9 +45,15 @@ inline cudaError_t allow_dynamic_smem(const void* kernel, int bytes) {
 // How the K splits of split-K are added up. serial: the last CTA of each output tile to finish
 // adds the partial tiles and runs the epilogue, inside the GEMM kernel (one launch). parallel: a
 // second kernel reduces the whole output after the GEMM kernel. automatic: serial for two splits,
-// parallel for more; the last CTA's reduction is a chain of round trips to L2 per split, which
-// a second kernel spread over the whole GPU beats once there are several (bench/RESULTS.md).
+// parallel for more (bench/RESULTS.md has the measurements behind the choice).
 enum class SplitKMode { automatic, serial, parallel };
+
+// How the work is shared out among CTAs. tiles: one CTA per output tile and K split (split_k).
+// stream_k: whole waves of output tiles one CTA each, and the K iterations of the rest (the last
+// partial wave and the full wave before it) spread evenly over one wave of CTAs, which add up the
+// tiles they share like serial split-K (Stream-K; split_k must be 0 or 1). The wave is this GPU's
+// SM count times the CTAs of this kernel one SM holds.
+enum class Schedule { tiles, stream_k };
 
 template <class Kernel>
 class Gemm {
@@ -74,6 +80,7 @@ class Gemm {
     int64_t batch_stride_a = 0, batch_stride_b = 0, batch_stride_c = 0, batch_stride_d = 0;
     int split_k = 1;  // K splits; 0 picks one so that the grid fills the GPU
     SplitKMode split_k_mode = SplitKMode::automatic;
+    Schedule schedule = Schedule::tiles;
     // The order CTAs take output tiles in (tile_scheduler.hpp): `raster_group` tile rows walked
     // together across N (along_n), or tile columns across M (along_m), for L2 reuse.
     RasterOrder raster_order = RasterOrder::along_n;
@@ -88,6 +95,9 @@ class Gemm {
     if (a.split_k > 65535) return {StatusCode::problem_too_large, "split_k must be at most 65535 (grid z)"};
     if (a.batch_count > 65535) return {StatusCode::problem_too_large, "batch_count must be at most 65535 (grid y)"};
     if (a.raster_group < 1) return {StatusCode::invalid_problem, "raster_group must be at least 1"};
+    if (a.schedule == Schedule::stream_k && a.split_k > 1)
+      return {StatusCode::invalid_problem,
+              "split_k must be 0 or 1 with Schedule::stream_k, which chooses the K ranges itself"};
     if (a.m == 0 || a.n == 0) return Status::success();  // nothing to compute, nothing is touched
     if (a.D == nullptr) return {StatusCode::null_pointer, "D is null"};
     if (a.k > 0 && a.A == nullptr) return {StatusCode::null_pointer, "A is null while k > 0"};
@@ -116,11 +126,14 @@ class Gemm {
                             ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN);
     if (tiles > std::numeric_limits<int>::max())
       return {StatusCode::problem_too_large, "more output tiles than a grid holds (2^31 - 1)"};
+    if (a.schedule == Schedule::stream_k && tiles * a.batch_count > std::numeric_limits<int>::max())
+      return {StatusCode::problem_too_large, "Schedule::stream_k: more output tiles over all batches than a grid holds (2^31 - 1)"};
     return Status::success();
   }
 
   // The split count run() will use for `args` (split_k, or the automatic choice for 0).
   static int effective_splits(Arguments const& a) {
+    if (a.schedule == Schedule::stream_k) return 1;
     const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
     int splits = a.split_k;
     if (splits == 0) {
@@ -139,12 +152,13 @@ class Gemm {
     return splits < 1 ? 1 : splits;
   }
 
-  // Bytes of device workspace initialize() needs for `args` (0 unless split over K): for serial
-  // split-K one counter per output tile, which initialize() zeroes and every run leaves zero
-  // again, then the partial tiles. One initialize() serves any number of runs, one at a time;
-  // after another GEMM (another shape or split count) has run on the same workspace, initialize()
-  // again before running this one.
-  static size_t workspace_size(Arguments const& a) { return workspace_size(a, effective_splits(a)); }
+  // Bytes of device workspace initialize() needs for `args` (0 unless K is split): for serial
+  // split-K and Stream-K one counter per shared output tile, which initialize() zeroes and every
+  // run leaves zero again, then the partial tiles (a BM × BN tile of accumulators per split and
+  // tile, or two per Stream-K CTA); for parallel split-K the partial outputs, one m × n matrix of
+  // accumulators per split. One initialize() serves any number of runs, one at a time; after
+  // another GEMM has run on the same workspace, initialize() again before running this one.
+  static size_t workspace_size(Arguments const& a) { return plan(a).workspace_bytes(); }
 
   // Checks `args` and prepares the launch; for serial split-K it zeroes the workspace's tile
   // counters on `stream`. Nothing is launched or written on refusal.
@@ -152,16 +166,19 @@ class Gemm {
                     cudaStream_t stream = nullptr) {
     initialized_ = false;
     if (Status s = can_implement(a); !s) return s;
-    const int splits = effective_splits(a);
-    const size_t needed = workspace_size(a, splits);
+    const Plan pl = plan(a);
+    const size_t needed = pl.workspace_bytes();
     if (needed > 0 && (workspace == nullptr || workspace_bytes < needed)) {
-      return {StatusCode::workspace_too_small, "split-K over " + std::to_string(splits) +
-                                                   " splits needs " + std::to_string(needed) +
+      const std::string what = a.schedule == Schedule::stream_k
+                                   ? std::string("Stream-K over ") + std::to_string(pl.stream_k.ctas) + " CTAs"
+                                   : "split-K over " + std::to_string(pl.splits) + " splits";
+      return {StatusCode::workspace_too_small, what + " needs " + std::to_string(needed) +
                                                    " bytes of workspace, got " + std::to_string(workspace_bytes)};
     }
     if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % 16 != 0)
       return {StatusCode::misaligned_pointer, "the workspace must be 16-byte aligned"};
     args_ = a;
+    const int splits = pl.splits;
     const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
     auto& p = params_;
     p.mainloop = {a.A, a.lda, a.B, a.ldb, a.m, a.n, a.k};
@@ -173,29 +190,37 @@ class Gemm {
     p.scheduler = GroupedTileScheduler::make(a.m, a.n, Config::BM, Config::BN, a.batch_count, splits, a.raster_group,
                                              a.raster_order);
     p.k_tiles_per_split = splits > 1 ? (k_tiles + splits - 1) / splits : (k_tiles > 0 ? k_tiles : 1);
-    const size_t counters = splits > 1 ? counters_bytes(a, splits) : 0;
-    p.partials = splits > 1 ? reinterpret_cast<typename Kernel::ElementPartial*>(static_cast<char*>(workspace) + counters)
-                            : nullptr;
+    char* ws = static_cast<char*>(workspace);
+    using Partial = typename Kernel::ElementPartial;
+    p.tile_counters = pl.counters_bytes > 0 ? reinterpret_cast<int*>(ws) : nullptr;
+    p.slots = pl.slots_bytes > 0 ? reinterpret_cast<Partial*>(ws + pl.counters_bytes) : nullptr;
+    p.partials = pl.partials_bytes > 0 ? reinterpret_cast<Partial*>(ws + pl.counters_bytes) : nullptr;
     p.partials_ld = partials_ld(a);
-    p.tile_counters = nullptr;
-    if (counters > 0) {
-      p.tile_counters = static_cast<int*>(workspace);
-      if (cudaError_t e = cudaMemsetAsync(p.tile_counters, 0, counters, stream); e != cudaSuccess)
-        return {StatusCode::cuda_error, std::string("zeroing the split-K tile counters: ") + cudaGetErrorString(e)};
+    p.stream_k = pl.stream_k;
+    if (pl.counters_bytes > 0) {
+      if (cudaError_t e = cudaMemsetAsync(p.tile_counters, 0, pl.counters_bytes, stream); e != cudaSuccess)
+        return {StatusCode::cuda_error, std::string("zeroing the tile counters: ") + cudaGetErrorString(e)};
     }
     initialized_ = true;
     return Status::success();
   }
+
+  // How `args` is shared out among CTAs under Schedule::stream_k (tile_scheduler.hpp); all tiles
+  // data parallel (ctas == 0) for Schedule::tiles.
+  static StreamKPartition stream_k_partition(Arguments const& a) { return plan(a).stream_k; }
 
   // Runs the prepared GEMM on `stream`.
   Status run(cudaStream_t stream = nullptr) const {
     if (!initialized_) return {StatusCode::not_initialized, "run() before a successful initialize()"};
     if (args_.m == 0 || args_.n == 0) return Status::success();
     const auto& s = params_.scheduler;
-    dim3 grid(unsigned(s.tiles_per_batch()), unsigned(s.batches), unsigned(s.splits));
+    const StreamKPartition& sk = params_.stream_k;
+    const bool stream_k = args_.schedule == Schedule::stream_k;
+    const dim3 grid = stream_k ? dim3(unsigned(sk.first_tile + sk.ctas))
+                               : dim3(unsigned(s.tiles_per_batch()), unsigned(s.batches), unsigned(s.splits));
     // The shared-memory opt-in goes to the very function pointer launched: a kernel instantiated
     // in several translation units has one copy per unit (see sm80_gemm.hpp).
-    const auto kernel = Kernel::entry();
+    const auto kernel = stream_k ? Kernel::stream_k_entry() : Kernel::entry();
     if (cudaError_t e = detail::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), Kernel::smem_bytes);
         e != cudaSuccess) {
       return {StatusCode::cuda_error, std::string("cudaFuncSetAttribute: ") + cudaGetErrorString(e)};
@@ -203,7 +228,7 @@ class Gemm {
     kernel<<<grid, Kernel::kThreads, Kernel::smem_bytes, stream>>>(params_);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
       return {StatusCode::cuda_error, std::string("GEMM launch: ") + cudaGetErrorString(e)};
-    if (s.splits > 1 && params_.tile_counters == nullptr) {
+    if (params_.partials != nullptr) {
       const int64_t threads = int64_t(args_.m) * ((args_.n + 3) / 4);
       dim3 reduce_grid(unsigned((threads + 255) / 256), unsigned(s.batches));
       splitk_reduce_kernel<ElementD, typename Kernel::ElementPartial, Functor><<<reduce_grid, 256, 0, stream>>>(
@@ -225,26 +250,60 @@ class Gemm {
  private:
   static int64_t partials_ld(Arguments const& a) { return (int64_t(a.n) + 7) / 8 * 8; }
 
-  // Whether split-K over `splits` reduces serially (see SplitKMode). Serial split-K addresses a
-  // tile's partials with 32-bit offsets; an output too wide for them (BM * n >= 2^31) is reduced
-  // in parallel instead.
-  static bool serial_split_k(Arguments const& a, int splits) {
-    const bool wanted = a.split_k_mode == SplitKMode::serial ||
-                        (a.split_k_mode == SplitKMode::automatic && splits <= 2);
-    return wanted && int64_t(Config::BM) * partials_ld(a) < (int64_t(1) << 31);
-  }
-  // Bytes of serial split-K's tile counters at the start of the workspace (a multiple of 16, so
-  // the partials after them stay 16-byte aligned); 0 for parallel split-K.
-  static size_t counters_bytes(Arguments const& a, int splits) {
-    if (!serial_split_k(a, splits)) return 0;
+  // Where the work of `args` goes, and the workspace that takes.
+  struct Plan {
+    int splits = 1;
+    StreamKPartition stream_k;     // ctas == 0: no Stream-K tiles
+    size_t counters_bytes = 0;     // tile counters (a multiple of 16, so what follows stays aligned)
+    size_t slots_bytes = 0;        // fragment-order partial tiles (serial split-K, Stream-K)
+    size_t partials_bytes = 0;     // partial outputs (parallel split-K)
+    size_t workspace_bytes() const { return counters_bytes + slots_bytes + partials_bytes; }
+  };
+  static size_t counters_for(long long tiles) { return (size_t(tiles) * sizeof(int) + 15) / 16 * 16; }
+
+  static Plan plan(Arguments const& a) {
+    Plan pl;
+    pl.splits = effective_splits(a);
+    if (a.m == 0 || a.n == 0) return pl;
     const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
-                            ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN);
-    return (size_t(tiles) * a.batch_count * sizeof(int) + 15) / 16 * 16;
+                            ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN) * a.batch_count;
+    constexpr size_t slot_bytes = size_t(Kernel::kSlotElements) * sizeof(typename Kernel::ElementPartial);
+    if (a.schedule == Schedule::stream_k) {
+      pl.stream_k = StreamKPartition::make(tiles, (a.k + Config::BK - 1) / Config::BK, wave());
+      if (pl.stream_k.ctas > 0) {
+        pl.counters_bytes = counters_for(pl.stream_k.tiles);
+        pl.slots_bytes = 2 * size_t(pl.stream_k.ctas) * slot_bytes;
+      }
+      return pl;
+    }
+    pl.stream_k.first_tile = tiles;
+    if (pl.splits <= 1) return pl;
+    const bool serial = a.split_k_mode == SplitKMode::serial ||
+                        (a.split_k_mode == SplitKMode::automatic && pl.splits <= 2);
+    if (serial) {
+      pl.counters_bytes = counters_for(tiles);
+      pl.slots_bytes = size_t(tiles) * pl.splits * slot_bytes;
+    } else {
+      pl.partials_bytes = size_t(pl.splits) * a.batch_count * a.m * partials_ld(a) *
+                          sizeof(typename Kernel::ElementPartial);
+    }
+    return pl;
   }
-  static size_t workspace_size(Arguments const& a, int splits) {
-    if (splits <= 1 || a.m == 0 || a.n == 0) return 0;
-    const size_t partials = size_t(splits) * a.batch_count * a.m * partials_ld(a) * sizeof(typename Kernel::ElementPartial);
-    return counters_bytes(a, splits) + partials;
+
+  // CTAs of this kernel the current GPU holds at once (SMs × CTAs per SM); 132 if it cannot say.
+  static int wave() {
+    int device = 0, sms = 0, per_sm = 0;
+    const auto kernel = Kernel::stream_k_entry();
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+        detail::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), Kernel::smem_bytes) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Kernel::kThreads, Kernel::smem_bytes) !=
+            cudaSuccess ||
+        sms <= 0 || per_sm <= 0) {
+      cudaGetLastError();  // clear it: the launch reports real errors
+      return 132;
+    }
+    return sms * per_sm;
   }
 
   template <class T>

@@ -9,11 +9,17 @@
 // and the split-K reduction, D = epilogue(Σ_splits W, C): serial, by the last CTA of each tile to
 // finish (a counter per tile in the workspace says which one that is), or parallel, by a second
 // kernel over the whole output.
+//
+// Stream-K instead runs a 1-D grid: whole waves of tiles data parallel, then one wave of CTAs
+// sharing the K iterations of the remaining tiles evenly (StreamKPartition), with the serial
+// reduction's counters for the tiles they share.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "../collective/epilogue_functors.hpp"
 #include "../collective/sm80_epilogue.hpp"
@@ -27,10 +33,18 @@ namespace strata {
 // cudaFuncSetAttribute (the > 48 KB shared-memory opt-in) reached one module's copy while the launch
 // used another's, and the launch failed (seen on the H200 with three test files using one config).
 // Gemm::run therefore also sets the attribute on the very pointer it launches.
+// Two entries per kernel, each with its own register allocation: the tile grid (data parallel and
+// split-K) and Stream-K.
 template <class Kernel>
 static __global__ void __launch_bounds__(Kernel::kThreads) sm80_gemm_kernel(typename Kernel::Params const params) {
   extern __shared__ __align__(128) char smem[];
   Kernel::run(params, smem);
+}
+template <class Kernel>
+static __global__ void __launch_bounds__(Kernel::kThreads)
+    sm80_gemm_stream_k_kernel(typename Kernel::Params const params) {
+  extern __shared__ __align__(128) char smem[];
+  Kernel::run_stream_k(params, smem);
 }
 
 // Writes the raw accumulators: the epilogue functor of split-K partials.
@@ -95,106 +109,209 @@ struct Sm80GemmKernel {
     int64_t batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
     GroupedTileScheduler scheduler;
     int k_tiles_per_split;
-    ElementPartial* partials;  // split-K only: splits × batches × m × partials_ld accumulators
+    // Parallel split-K only: splits × batches × m × partials_ld accumulators, reduced by a second
+    // kernel.
+    ElementPartial* partials;
     int64_t partials_ld;
-    // Serial split-K only: one arrival counter per tile and batch, zero between runs (the last
-    // arrival resets it). Null for parallel split-K, where a second kernel reduces.
+    // Serial split-K and Stream-K: partial tiles of BM × BN accumulators in the MMA's fragment
+    // order (a thread's values contiguous across the CTA, see store_partial), and one arrival
+    // counter per shared tile, zero between runs (the last arrival resets it). Null otherwise.
+    ElementPartial* slots;
     int* tile_counters;
+    // Stream-K (stream_k_entry): a 1-D grid of stream_k.first_tile data-parallel CTAs, then
+    // stream_k.ctas CTAs sharing the K iterations of the remaining tiles.
+    StreamKPartition stream_k;
   };
 
-  // The __global__ function that runs this kernel.
+  // The __global__ functions that run this kernel: over the tile grid, and Stream-K.
   static auto entry() { return &sm80_gemm_kernel<Sm80GemmKernel>; }
+  static auto stream_k_entry() { return &sm80_gemm_stream_k_kernel<Sm80GemmKernel>; }
 
+  using Accumulators = decltype(typename Config::TiledMmaType{}.get_slice(0).partition_fragment_C(
+      make_shape(Int<Config::BM>{}, Int<Config::BN>{})));
+  static constexpr int kValues = decltype(size(std::declval<Accumulators>().layout()))::value;
+  static_assert(kValues % 2 == 0, "the accumulator fragment holds pairs of values");
+  static constexpr int64_t kSlotElements = int64_t(Config::BM) * Config::BN;
+
+  // One output tile, or one K split of it, per CTA: the grid is (tiles, batches, splits).
   STRATA_DEVICE static void run(Params const& p, char* smem) {
     const TileCoord tile = p.scheduler.tile(blockIdx.x, blockIdx.y, blockIdx.z);
-    const int m0 = tile.m * Config::BM, n0 = tile.n * Config::BN;
-
-    Sm80MainloopArguments<Config> operands = p.mainloop;
-    operands.A += tile.batch * p.batch_stride_a;
-    operands.B += tile.batch * p.batch_stride_b;
-    const int k_tiles = (operands.k + Config::BK - 1) / Config::BK;
+    const int k_tiles = (p.mainloop.k + Config::BK - 1) / Config::BK;
     const int k_begin = tile.split * p.k_tiles_per_split;
     const int k_end = k_begin + p.k_tiles_per_split < k_tiles ? k_begin + p.k_tiles_per_split : k_tiles;
 
-    typename Config::TiledMmaType mma;
-    auto accum = mma.get_slice(threadIdx.x).partition_fragment_C(make_shape(Int<Config::BM>{}, Int<Config::BN>{}));
-    clear(accum);
-    Mainloop::run(operands, m0, n0, k_begin, k_end, accum, smem);
+    Accumulators accum;
+    mainloop(p, tile, k_begin, k_end, accum, smem);
 
     if (p.scheduler.splits == 1) {
-      auto out = p.epilogue;
-      out.D += tile.batch * p.batch_stride_d;
-      if (out.C != nullptr) out.C += tile.batch * p.batch_stride_c;
-      Epilogue::run(out, operands.m, operands.n, m0, n0, accum, smem);
+      epilogue(p, tile, accum, smem);
+    } else if (p.tile_counters != nullptr) {
+      // Serial split-K: the splits of a tile are its contributors, in K order.
+      const long long g = tile.batch * p.scheduler.tiles_per_batch() + blockIdx.x;
+      const int splits = p.scheduler.splits;
+      auto slot_of = [&](int s) { return p.slots + (g * splits + s) * kSlotElements; };
+      if (add_partials(p.tile_counters + g, splits, tile.split, slot_of, accum, p.mainloop.m - tile.m * Config::BM,
+                       smem))
+        epilogue(p, tile, accum, smem);
     } else {
-      const int64_t slice = int64_t(operands.m) * p.partials_ld;
+      const int64_t slice = int64_t(p.mainloop.m) * p.partials_ld;
       const int64_t split_stride = slice * p.scheduler.batches;
       ElementPartial* batch_partials = p.partials + int64_t(tile.batch) * slice;
       Sm80EpilogueArguments<ElementPartial, ElementPartial, StoreAccumulator> out{
           batch_partials + tile.split * split_stride, p.partials_ld, nullptr, 0, {}};
-      PartialEpilogue::run(out, operands.m, operands.n, m0, n0, accum, smem);
-      if (p.tile_counters != nullptr) serial_reduce(p, tile, m0, n0, batch_partials, split_stride, accum, smem);
+      PartialEpilogue::run(out, p.mainloop.m, p.mainloop.n, tile.m * Config::BM, tile.n * Config::BN, accum, smem);
     }
   }
 
-  // Serial split-K: every split has written its partial tile; the last one to arrive adds the
-  // others' partials to its own accumulators (still in registers) and runs the tile's epilogue.
-  // Writers publish with a fence before counting; the last arrival fences again before reading
-  // (the threadfence-reduction pattern of the CUDA programming guide). The partials are read past
-  // L1 (ld.global.cg), 16 of a thread's loads in flight at a time.
-  template <class Accum>
-  STRATA_DEVICE static void serial_reduce(Params const& p, TileCoord const& tile, int m0, int n0,
-                                          ElementPartial const* batch_partials, int64_t split_stride, Accum& accum,
-                                          char* smem) {
-    int* is_last = reinterpret_cast<int*>(smem);  // the partial epilogue is done with shared memory
+  // The tile of global index g (the tiles of all batches one after another).
+  STRATA_DEVICE __forceinline__ static TileCoord global_tile(Params const& p, long long g) {
+    const long long per_batch = p.scheduler.tiles_per_batch();
+    return p.scheduler.tile(g % per_batch, static_cast<int>(g / per_batch), 0);
+  }
+
+  // accum = A(tile rows, K tiles [k_begin, k_end)) · B(tile columns, same K tiles).
+  STRATA_DEVICE __forceinline__ static void mainloop(Params const& p, TileCoord const& tile, int k_begin, int k_end,
+                                     Accumulators& accum, char* smem) {
+    Sm80MainloopArguments<Config> operands = p.mainloop;
+    operands.A += tile.batch * p.batch_stride_a;
+    operands.B += tile.batch * p.batch_stride_b;
+    clear(accum);
+    Mainloop::run(operands, tile.m * Config::BM, tile.n * Config::BN, k_begin, k_end, accum, smem);
+  }
+
+  STRATA_DEVICE __forceinline__ static void epilogue(Params const& p, TileCoord const& tile, Accumulators const& accum, char* smem) {
+    auto out = p.epilogue;
+    out.D += tile.batch * p.batch_stride_d;
+    if (out.C != nullptr) out.C += tile.batch * p.batch_stride_c;
+    Epilogue::run(out, p.mainloop.m, p.mainloop.n, tile.m * Config::BM, tile.n * Config::BN, accum, smem);
+  }
+
+  // Stream-K (tile_scheduler.hpp): CTAs below first_tile compute one whole tile each; the others
+  // walk their range of iterations tile by tile. A tile covered whole goes straight to the
+  // epilogue; a shared one is added up by add_partials, and whichever of its CTAs finishes last
+  // runs its epilogue. Nobody waits on another CTA, so any number of CTAs may be resident.
+  STRATA_DEVICE static void run_stream_k(Params const& p, char* smem) {
+    StreamKPartition const& sk = p.stream_k;
+    // One iteration space over all tiles: data-parallel CTA c runs tile c's iterations, Stream-K
+    // CTA j its range after the data-parallel tiles'. One loop for both keeps one copy of the
+    // mainloop in the kernel.
+    const long long kt = sk.k_tiles, base = sk.first_tile * kt;
+    const int k_tiles = (p.mainloop.k + Config::BK - 1) / Config::BK;  // 0 when k == 0
+    const long long c = blockIdx.x;
+    const int j = static_cast<int>(c - sk.first_tile);  // negative for data-parallel CTAs
+    long long it = j < 0 ? c * kt : base + sk.begin(j);
+    const long long end = j < 0 ? it + kt : base + sk.begin(j + 1);
+    Accumulators accum;
+    while (it < end) {
+      const long long g = it / kt;
+      const int k_begin = static_cast<int>(it - g * kt);
+      const int k_end = end - it < kt - k_begin ? k_begin + static_cast<int>(end - it) : static_cast<int>(kt);
+      const TileCoord tile = global_tile(p, g);
+      mainloop(p, tile, k_begin, k_end < k_tiles ? k_end : k_tiles, accum, smem);
+      bool finish = true;
+      if (g >= sk.first_tile) {
+        const long long t = g - sk.first_tile;
+        const int first = sk.first_cta(t), last = sk.last_cta(t);
+        auto slot_of = [&](int i) { return p.slots + sk.slot(first + i, t) * kSlotElements; };
+        if (first != last)
+          finish = add_partials(p.tile_counters + t, last - first + 1, j - first, slot_of, accum,
+                                p.mainloop.m - tile.m * Config::BM, smem);
+      }
+      if (finish) epilogue(p, tile, accum, smem);
+      it += k_end - k_begin;
+    }
+  }
+
+  // Partial tiles in fragment order: value pair q of thread t at pair index q * kThreads + t of
+  // the slot, so a warp's store or load of one pair is 256 contiguous bytes. Pairs whose rows are
+  // all at or past `rows_left` (below the matrix: skinny problems) are neither stored nor loaded.
+  using Pair = std::conditional_t<std::is_integral_v<ElementPartial>, int2, float2>;
+  STRATA_DEVICE __forceinline__ static bool pair_live(int q, int rows_left) {
+    typename Config::TiledMmaType mma;
+    auto coords = mma.get_slice(threadIdx.x).partition_C(
+        make_identity_tensor(make_shape(Int<Config::BM>{}, Int<Config::BN>{})));
+    return get<0>(coords(2 * q)) < rows_left || get<0>(coords(2 * q + 1)) < rows_left;
+  }
+
+  // One of `count` CTAs sharing a tile (this one is contributor `mine`; contributor i's partial
+  // goes to slot_of(i)) has its part of the sum in `accum`. It stores it, then counts itself in:
+  // the last of the `count` to arrive reads every other partial and leaves in `accum` the sum of
+  // all of them in contributor order (so the result does not depend on who came last), and
+  // returns true; the others return false. Writers publish with a fence before counting; the last
+  // arrival fences again before reading (the threadfence-reduction pattern of the CUDA
+  // programming guide), reads past L1, and resets the counter for the next run.
+  template <class SlotOf>
+  STRATA_DEVICE __forceinline__ static bool add_partials(int* counter, int count, int mine, SlotOf const& slot_of,
+                                         Accumulators& accum, int rows_left, char* smem) {
+    constexpr int pairs = kValues / 2;
+    const int tid = threadIdx.x;
+    const bool all_rows = rows_left >= Config::BM;
+    {
+      Pair* dst = reinterpret_cast<Pair*>(slot_of(mine)) + tid;
+      STRATA_UNROLL
+      for (int q = 0; q < pairs; ++q) {
+        if (all_rows || pair_live(q, rows_left)) __stcg(dst + q * kThreads, Pair{accum(2 * q), accum(2 * q + 1)});
+      }
+    }
+    int* is_last = reinterpret_cast<int*>(smem);  // the mainloop and epilogue are done with it
     __threadfence();
     __syncthreads();
-    if (threadIdx.x == 0) {
-      int* counter = p.tile_counters + int64_t(tile.batch) * p.scheduler.tiles_per_batch() + blockIdx.x;
+    if (tid == 0) {
       const int arrived = atomicAdd(counter, 1);
-      const bool last = arrived == p.scheduler.splits - 1;
-      if (last) *counter = 0;  // every split of this tile has counted: ready for the next run
+      const bool last = arrived == count - 1;
+      if (last) *counter = 0;  // every contributor has counted: ready for the next run
       *is_last = last;
     }
     __syncthreads();
     const bool last = *is_last;
-    __syncthreads();  // the epilogue below reuses shared memory
-    if (!last) return;
+    __syncthreads();  // the epilogue reuses shared memory
+    if (!last) return false;
     __threadfence();
 
-    const int m = p.mainloop.m, n = p.mainloop.n;
-    typename Config::TiledMmaType mma;
-    auto coords = mma.get_slice(threadIdx.x).partition_C(make_identity_tensor(make_shape(Int<Config::BM>{}, Int<Config::BN>{})));
-    constexpr int values = decltype(size(accum.layout()))::value;
-    const bool whole = m0 + Config::BM <= m && n0 + Config::BN <= n;
-    ElementPartial const* tile_partials = batch_partials + int64_t(m0) * p.partials_ld + n0;
-    // In groups of 16 accumulators, every other split's values loaded (16 loads in flight per
-    // thread) and added; the group's offsets are computed once and reused across the splits.
-    constexpr int group = values % 16 == 0 ? 16 : 1;
+    // Chunks of `chunk` pairs, two contributors' loads in flight together: 64 values per thread
+    // for fragments of up to 64 accumulators, 16 for the 128 of a 64 × 64 warp tile (whose
+    // registers are nearly all taken by the accumulators).
+    constexpr int chunk = kValues <= 64 ? (pairs < 16 ? pairs : 16) : 4;
+    constexpr int ways = 2;
     STRATA_UNROLL
-    for (int g = 0; g < values; g += group) {
-      int offset[group];  // within the tile: Gemm::initialize keeps BM * partials_ld below 2^31
-      bool inside[group];
+    for (int c0 = 0; c0 < pairs; c0 += chunk) {
+      bool live[chunk];
+      Pair sum[chunk];
       STRATA_UNROLL
-      for (int i = 0; i < group; ++i) {
-        const int r = get<0>(coords(g + i)), c = get<1>(coords(g + i));
-        offset[i] = r * int(p.partials_ld) + c;
-        inside[i] = whole || (m0 + r < m && n0 + c < n);
+      for (int q = 0; q < chunk; ++q) {
+        live[q] = c0 + q < pairs && (all_rows || pair_live(c0 + q, rows_left));
+        sum[q] = Pair{0, 0};
       }
-      for (int s = 0; s < p.scheduler.splits; ++s) {
-        if (s == tile.split) continue;
-        ElementPartial const* src = tile_partials + s * split_stride;
-        ElementPartial loaded[group];
+      for (int i = 0; i < count; i += ways) {
+        Pair v[ways][chunk];
         STRATA_UNROLL
-        for (int i = 0; i < group; ++i) loaded[i] = inside[i] ? __ldcg(src + offset[i]) : ElementPartial(0);
+        for (int w = 0; w < ways; ++w) {
+          const int from = i + w;
+          const bool other = from < count && from != mine;
+          Pair const* src = reinterpret_cast<Pair const*>(slot_of(other ? from : mine)) + tid;
+          STRATA_UNROLL
+          for (int q = 0; q < chunk; ++q) v[w][q] = other && live[q] ? __ldcg(src + (c0 + q) * kThreads) : Pair{0, 0};
+        }
         STRATA_UNROLL
-        for (int i = 0; i < group; ++i) accum(g + i) += loaded[i];
+        for (int w = 0; w < ways; ++w) {
+          if (i + w >= count) break;
+          STRATA_UNROLL
+          for (int q = 0; q < chunk; ++q) {
+            if (c0 + q >= pairs) break;
+            const Pair x = i + w == mine ? Pair{accum(2 * (c0 + q)), accum(2 * (c0 + q) + 1)} : v[w][q];
+            sum[q].x += x.x;
+            sum[q].y += x.y;
+          }
+        }
+      }
+      STRATA_UNROLL
+      for (int q = 0; q < chunk; ++q) {
+        if (c0 + q >= pairs) break;
+        accum(2 * (c0 + q)) = sum[q].x;
+        accum(2 * (c0 + q) + 1) = sum[q].y;
       }
     }
-    auto out = p.epilogue;
-    out.D += tile.batch * p.batch_stride_d;
-    if (out.C != nullptr) out.C += tile.batch * p.batch_stride_c;
-    Epilogue::run(out, m, n, m0, n0, accum, smem);
+    return true;
   }
 };
 

@@ -4,6 +4,9 @@
 // across N, before moving to the next group of rows, so the A rows of a group and the B columns
 // in flight stay in L2 while they are reused (along-M is the transpose). The grid is
 // (tiles of one batch and split, batch, split).
+//
+// StreamKPartition is the arithmetic of Stream-K: the last tiles' K iterations spread evenly over
+// a fixed number of CTAs, so no CTA waits on a half-empty last wave.
 #pragma once
 
 #include "../layout/config.hpp"
@@ -61,6 +64,53 @@ struct GroupedTileScheduler {
     const int minor_idx = within / width;
     return along_n ? TileCoord{major_idx, minor_idx, batch, split}
                    : TileCoord{minor_idx, major_idx, batch, split};
+  }
+};
+
+// Stream-K over the tiles [first_tile, first_tile + tiles) of a GEMM (global tile indices: the
+// tiles of all batches one after another, batch-major). Each of those tiles is k_tiles iterations
+// (one BK-deep step each); the iterations of all of them, tile after tile, are cut into `ctas`
+// contiguous ranges as even as integers make them: CTA j runs [begin(j), begin(j + 1)). A range
+// starts and ends anywhere inside a tile, so a tile is shared by the CTAs from first_cta(t) to
+// last_cta(t) (t counted from first_tile); each adds its partial sum, and a tile one CTA covers
+// whole is finished by it alone. A CTA's range crosses at most two tiles partially (its first and
+// its last, every tile between is whole), so two partial-tile slots per CTA suffice: slot(j, t).
+// The tiles before first_tile are data parallel: one whole tile per CTA.
+struct StreamKPartition {
+  long long first_tile = 0;  // tiles before the stream-K ones (computed whole, one CTA each)
+  long long tiles = 0;       // stream-K tiles
+  int k_tiles = 1;           // iterations per tile, >= 1
+  int ctas = 0;              // stream-K CTAs, 1 <= ctas <= iterations(); 0: no stream-K tiles
+
+  STRATA_HOST_DEVICE constexpr long long iterations() const { return tiles * k_tiles; }
+  // First iteration of CTA j (0 <= j <= ctas; begin(ctas) == iterations()).
+  STRATA_HOST_DEVICE constexpr long long begin(int j) const { return j * iterations() / ctas; }
+  // The CTA whose range holds iteration `it`: the largest j with begin(j) <= it.
+  STRATA_HOST_DEVICE constexpr int cta_of(long long it) const {
+    return static_cast<int>(((it + 1) * ctas - 1) / iterations());
+  }
+  STRATA_HOST_DEVICE constexpr int first_cta(long long t) const { return cta_of(t * k_tiles); }
+  STRATA_HOST_DEVICE constexpr int last_cta(long long t) const { return cta_of((t + 1) * k_tiles - 1); }
+  // Which of CTA j's two slots holds its partial sum of tile t: 0 for the tile its range starts
+  // in, 1 for the tile it ends in (when that is another one).
+  STRATA_HOST_DEVICE constexpr long long slot(int j, long long t) const {
+    return 2LL * j + (begin(j) / k_tiles == t ? 0 : 1);
+  }
+
+  // The split of `total_tiles` tiles of k_tiles iterations over a GPU holding `wave` CTAs at once:
+  // whole waves data parallel except the last full one, which joins the partial wave in stream-K
+  // (so the stream-K CTAs each run between one and two tiles' worth); fewer tiles than one wave
+  // all go to stream-K. A whole number of waves, or k_tiles == 0, stays data parallel.
+  STRATA_HOST_DEVICE static constexpr StreamKPartition make(long long total_tiles, int k_tiles, int wave) {
+    StreamKPartition s;
+    s.first_tile = total_tiles;
+    if (k_tiles <= 0 || wave <= 0 || total_tiles <= 0 || total_tiles % wave == 0) return s;
+    const long long full = total_tiles / wave;
+    s.first_tile = full == 0 ? 0 : (full - 1) * wave;
+    s.tiles = total_tiles - s.first_tile;
+    s.k_tiles = k_tiles;
+    s.ctas = static_cast<int>(wave < s.iterations() ? wave : s.iterations());
+    return s;
   }
 };
 

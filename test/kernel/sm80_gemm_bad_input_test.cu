@@ -160,11 +160,13 @@ TEST(Sm80GemmBadInput, SplitKWorkspaceTooSmall) {
   Args a = valid();
   a.split_k = 3;
   a.split_k_mode = SplitKMode::serial;
-  // Serial split-K: a counter per output tile (rounded up to 16 bytes), then the
-  // partials; parallel split-K: the partials only.
+  // Serial split-K: a counter per output tile (rounded up to 16 bytes), then a BM x BN tile of
+  // fp32 partial sums per tile and split; parallel split-K: an m x n matrix of partials per split
+  // (rows padded to 8 columns).
   const size_t tiles = size_t(1000 + G::Config::BM - 1) / G::Config::BM * ((1000 + G::Config::BN - 1) / G::Config::BN);
+  const size_t tile_bytes = size_t(G::Config::BM) * G::Config::BN * sizeof(float);
   const size_t needed = G::workspace_size(a);
-  ASSERT_EQ(needed, (tiles * sizeof(int) + 15) / 16 * 16 + size_t(3) * 1000 * 1000 * sizeof(float));
+  ASSERT_EQ(needed, (tiles * sizeof(int) + 15) / 16 * 16 + 3 * tiles * tile_bytes);
   Args parallel = a;
   parallel.split_k_mode = SplitKMode::parallel;
   EXPECT_EQ(G::workspace_size(parallel), size_t(3) * 1000 * 1000 * sizeof(float));
@@ -173,11 +175,34 @@ TEST(Sm80GemmBadInput, SplitKWorkspaceTooSmall) {
   automatic.split_k_mode = SplitKMode::automatic;
   EXPECT_EQ(G::workspace_size(automatic), G::workspace_size(parallel));
   automatic.split_k = 2;
-  EXPECT_EQ(G::workspace_size(automatic), (tiles * sizeof(int) + 15) / 16 * 16 + size_t(2) * 1000 * 1000 * sizeof(float));
+  EXPECT_EQ(G::workspace_size(automatic), (tiles * sizeof(int) + 15) / 16 * 16 + 2 * tiles * tile_bytes);
   G gemm;
   EXPECT_TRUE(refused(gemm.initialize(a, fake<void>(0x10000000), needed - 16), StatusCode::workspace_too_small,
                       {"workspace", std::to_string(needed)}));
   EXPECT_TRUE(refused(gemm.initialize(a, nullptr, needed), StatusCode::workspace_too_small, {"workspace"}));
+  EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {"initialize"}));
+}
+
+// Stream-K picks its own K ranges: an explicit split count is refused, as is a workspace short of
+// what workspace_size says (counters of the shared tiles and two partial tiles per Stream-K CTA).
+TEST(Sm80GemmBadInput, StreamKSplitAndWorkspace) {
+  Args a = valid();
+  a.schedule = Schedule::stream_k;
+  a.split_k = 3;
+  EXPECT_TRUE(refused(G::can_implement(a), StatusCode::invalid_problem, {"split_k", "stream_k"}));
+  a.split_k = 1;
+  EXPECT_TRUE(G::can_implement(a).ok());
+  const StreamKPartition sk = G::stream_k_partition(a);
+  const size_t needed = G::workspace_size(a);
+  if (sk.ctas == 0) {
+    EXPECT_EQ(needed, 0u) << "all tiles data parallel need no workspace";
+    return;
+  }
+  EXPECT_EQ(needed, (size_t(sk.tiles) * sizeof(int) + 15) / 16 * 16 +
+                        2 * size_t(sk.ctas) * G::Config::BM * G::Config::BN * sizeof(float));
+  G gemm;
+  EXPECT_TRUE(refused(gemm.initialize(a, fake<void>(0x10000000), needed - 16), StatusCode::workspace_too_small,
+                      {"workspace", "Stream-K", std::to_string(needed)}));
   EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {"initialize"}));
 }
 

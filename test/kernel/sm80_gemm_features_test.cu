@@ -1,9 +1,12 @@
 // Ampere GEMM features beyond a plain A·B, on bf16 with fp32 accumulation, for a large and a
 // small tile: batches with padded leading dimensions and distinct batch strides (and a B shared by
 // all batches), D = alpha·A·B + beta·C with ragged edges, split-K (explicit and automatic, with
-// and without C, batched), and empty problems (m, n or k = 0). Every output element is checked
+// and without C, batched; serial equal to parallel bit for bit), Stream-K, and empty problems
+// (m, n or k = 0). Every output element is checked
 // against a double reference; D outside the m × n windows must keep its poison.
 #include <algorithm>
+#include <cstring>
+#include <vector>
 
 #include "sm80_gemm_harness.cuh"
 
@@ -154,6 +157,93 @@ void split_k_automatic() {
   }
 }
 
+// Serial and parallel split-K add the same partial sums in the same order (split 0 first), so they
+// must agree bit for bit; and serial split-K must not depend on which CTA of a tile arrives last.
+template <class Config>
+void split_k_serial_matches_parallel() {
+  STRATA_REQUIRE_SM(8, 0);
+  using Kernel = KernelFor<Config>;
+  uint64_t seed = 800;
+  for (Shape3 s : {Shape3{129, 300, 1000}, Shape3{1000, 129, 4097}}) {
+    for (int splits : {3, 7}) {
+      GemmProblem<Kernel> p(s, seed += 3, ProblemLayout{.pad_d = 8});
+      auto args = p.arguments();
+      args.split_k = splits;
+      args.epilogue = {{1.f, 0.f}};
+      std::vector<std::vector<T>> results;
+      for (SplitKMode mode : {SplitKMode::parallel, SplitKMode::serial, SplitKMode::serial}) {
+        args.split_k_mode = mode;
+        p.poison();
+        ASSERT_TRUE(bool(p.run(args))) << describe(s);
+        results.push_back(p.dD.download());
+      }
+      p.check([](int, int, int, double ref) { return ref; }, "serial split-K " + std::to_string(splits));
+      for (size_t r = 1; r < results.size(); ++r) {
+        EXPECT_EQ(0, std::memcmp(results[0].data(), results[r].data(), results[0].size() * sizeof(T)))
+            << describe(s) << ", " << splits << " splits: serial run " << r << " differs from parallel split-K";
+      }
+    }
+  }
+}
+
+// Stream-K: shapes with fewer tiles than one wave (every tile shared, in one case by 32 CTAs of one
+// K tile each), one K tile per output tile (nothing shared), and more than two waves (data-parallel
+// waves, then shared tiles, some by three CTAs); ragged edges, with and without C, batched (the
+// shared tiles span batches). One GEMM is then run three times on one workspace: the tile
+// counters must return to zero, and the result must not change by a bit.
+template <class Config>
+void stream_k() {
+  STRATA_REQUIRE_SM(8, 0);
+  using Kernel = KernelFor<Config>;
+  using G = Gemm<Kernel>;
+  uint64_t seed = 900;
+  bool saw_both = false;
+  for (Shape3 s : {Shape3{129, 300, 1000}, Shape3{7, 4097, 129}, Shape3{1000, 1000, 17}, Shape3{3000, 2900, 200}}) {
+    for (bool with_c : {false, true}) {
+      GemmProblem<Kernel> p(s, seed += 3, ProblemLayout{.pad_d = 8, .with_c = with_c});
+      auto args = p.arguments();
+      args.schedule = Schedule::stream_k;
+      args.split_k = with_c ? 0 : 1;
+      args.epilogue = with_c ? LinearCombination{{kAlpha, kBeta}} : LinearCombination{{1.f, 0.f}};
+      const StreamKPartition sk = G::stream_k_partition(args);
+      saw_both = saw_both || (sk.first_tile > 0 && sk.ctas > 0);
+      run_and_check(p, args, "stream-K (" + std::to_string(sk.first_tile) + " whole tiles, " +
+                                 std::to_string(sk.tiles) + " shared by " + std::to_string(sk.ctas) + " CTAs)" +
+                                 (with_c ? ", beta" : ""));
+    }
+  }
+  EXPECT_TRUE(saw_both) << "no shape had both data-parallel and Stream-K tiles on this GPU";
+
+  GemmProblem<Kernel> b({300, 264, 1000}, seed += 3,
+                        ProblemLayout{.batches = 3, .pad_c = 8, .gap_c = 8, .gap_d = 16, .with_c = true});
+  auto args = b.arguments();
+  args.schedule = Schedule::stream_k;
+  args.epilogue = {{kAlpha, kBeta}};
+  run_and_check(b, args, "batched stream-K, beta");
+
+  GemmProblem<Kernel> p({3000, 2900, 200}, seed += 3, ProblemLayout{.pad_d = 8});
+  args = p.arguments();
+  args.schedule = Schedule::stream_k;
+  args.epilogue = {{1.f, 0.f}};
+  G gemm;
+  DeviceBuffer<char> workspace(G::workspace_size(args));
+  ASSERT_TRUE(bool(gemm.initialize(args, workspace.get(), workspace.bytes())));
+  std::vector<T> first;
+  for (int run = 0; run < 3; ++run) {
+    p.poison();
+    ASSERT_TRUE(bool(gemm.run()));
+    throw_on_error(cudaDeviceSynchronize(), "stream-K rerun");
+    p.check([](int, int, int, double ref) { return ref; }, "stream-K run " + std::to_string(run));
+    auto d = p.dD.download();
+    if (run == 0) first = d;
+    else EXPECT_EQ(0, std::memcmp(first.data(), d.data(), d.size() * sizeof(T))) << "stream-K run " << run << " differs";
+  }
+}
+
+TEST(Sm80GemmFeatures, SplitKSerialMatchesParallelLargeTile) { split_k_serial_matches_parallel<Large>(); }
+TEST(Sm80GemmFeatures, SplitKSerialMatchesParallelSmallTile) { split_k_serial_matches_parallel<Small>(); }
+TEST(Sm80GemmFeatures, StreamKLargeTile) { stream_k<Large>(); }
+TEST(Sm80GemmFeatures, StreamKSmallTile) { stream_k<Small>(); }
 TEST(Sm80GemmFeatures, BatchedLargeTile) { batched<Large>(); }
 TEST(Sm80GemmFeatures, BatchedSmallTile) { batched<Small>(); }
 TEST(Sm80GemmFeatures, BetaLargeTile) { beta<Large>(); }
@@ -171,14 +261,15 @@ TEST(Sm80GemmFeatures, EmptyOutputLaunchesNothing) {
   using Kernel = KernelFor<Large>;
   using G = Gemm<Kernel>;
   for (Shape3 s : {Shape3{0, 100, 64}, Shape3{100, 0, 64}, Shape3{0, 0, 0}}) {
-    for (int splits : {1, 0, 3}) {
+    for (int splits : {1, 0, 3, -1}) {  // -1: Stream-K
       GemmProblem<Kernel> p(s, 500);
       DeviceBuffer<T> d(4096);
       d.fill_bytes(0xFF);
       auto args = p.arguments();
       args.D = d.get();
       args.ldd = 128;
-      args.split_k = splits;
+      args.split_k = splits < 0 ? 1 : splits;
+      if (splits < 0) args.schedule = Schedule::stream_k;
       args.epilogue = {{1.f, 0.f}};
       EXPECT_EQ(G::workspace_size(args), 0u) << describe(s);
       const Status st = p.run(args);
@@ -198,12 +289,13 @@ TEST(Sm80GemmFeatures, EmptyKWritesBetaC) {
   STRATA_REQUIRE_SM(8, 0);
   using Kernel = KernelFor<Large>;
   for (Shape3 s : {Shape3{129, 300, 0}, Shape3{7, 1, 0}}) {
-    for (int splits : {1, 4, 0}) {
+    for (int splits : {1, 4, 0, -1}) {  // -1: Stream-K
       GemmProblem<Kernel> p(s, 600, ProblemLayout{.pad_d = 8, .with_c = true});
       auto args = p.arguments();
       args.A = nullptr;
       args.B = nullptr;
-      args.split_k = splits;
+      args.split_k = splits < 0 ? 1 : splits;
+      if (splits < 0) args.schedule = Schedule::stream_k;
       args.epilogue = {{kAlpha, 0.f}};
       run_and_check(p, args, "k = 0, beta = 0, split_k " + std::to_string(splits));
       p.poison();

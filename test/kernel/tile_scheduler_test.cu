@@ -3,10 +3,13 @@
 
 #include <kernel/tile_scheduler.hpp>
 
+#include <set>
+#include <tuple>
 #include <vector>
 
 using strata::GroupedTileScheduler;
 using strata::RasterOrder;
+using strata::StreamKPartition;
 
 namespace {
 // Every tile is visited exactly once, for both orders and many group widths and grid shapes.
@@ -51,5 +54,72 @@ TEST(GroupedTileScheduler, EdgesRoundUpAndCarryBatchAndSplit) {
   auto t = s.tile(1, 2, 1);
   EXPECT_EQ(t.batch, 2);
   EXPECT_EQ(t.split, 1);
+}
+
+// Stream-K: whole waves but the last full one stay data parallel; the rest go to one wave of CTAs.
+TEST(StreamKPartition, SplitsWavesFromTheRest) {
+  // 8192^3 on 256 x 128 tiles: 2048 tiles, 132 per wave: 14 waves data parallel, 200 tiles shared.
+  auto s = StreamKPartition::make(2048, 128, 132);
+  EXPECT_EQ(s.first_tile, 14 * 132);
+  EXPECT_EQ(s.tiles, 200);
+  EXPECT_EQ(s.ctas, 132);
+  // Fewer tiles than a wave: all of them shared.
+  s = StreamKPartition::make(56, 64, 264);
+  EXPECT_EQ(s.first_tile, 0);
+  EXPECT_EQ(s.tiles, 56);
+  EXPECT_EQ(s.ctas, 264);
+  // Fewer iterations than a wave: one per CTA.
+  s = StreamKPartition::make(3, 2, 132);
+  EXPECT_EQ(s.ctas, 6);
+  // A whole number of waves, or nothing to iterate over: all data parallel, no Stream-K CTAs.
+  for (auto [tiles, k_tiles, wave] : {std::tuple{264LL, 10, 132}, std::tuple{100LL, 0, 132}, std::tuple{0LL, 8, 132}}) {
+    s = StreamKPartition::make(tiles, k_tiles, wave);
+    EXPECT_EQ(s.first_tile, tiles);
+    EXPECT_EQ(s.ctas, 0);
+  }
+}
+
+// Every iteration of every Stream-K tile belongs to exactly one CTA, the ranges are as even as
+// integers allow, cta_of inverts begin, each tile's sharers are exactly the CTAs whose ranges
+// meet it, and no two partial tiles of a tile's sharers land in one slot.
+TEST(StreamKPartition, RangesCoverEveryIterationOnce) {
+  for (long long tiles : {1LL, 2LL, 5LL, 68LL, 200LL, 333LL}) {
+    for (int k_tiles : {1, 2, 3, 7, 64, 129}) {
+      for (int wave : {1, 4, 132, 264}) {
+        auto s = StreamKPartition::make(tiles + wave, k_tiles, wave);  // one full wave data parallel
+        if (s.ctas == 0) continue;
+        ASSERT_EQ(s.first_tile + s.tiles, tiles + wave);
+        const long long q = s.iterations();
+        ASSERT_EQ(s.begin(0), 0);
+        ASSERT_EQ(s.begin(s.ctas), q);
+        const long long lo = q / s.ctas;
+        std::vector<int> owner(size_t(q), -1);
+        for (int j = 0; j < s.ctas; ++j) {
+          const long long b = s.begin(j), e = s.begin(j + 1);
+          ASSERT_TRUE(e - b == lo || e - b == lo + 1) << "uneven range " << b << ".." << e;
+          for (long long it = b; it < e; ++it) {
+            ASSERT_EQ(owner[size_t(it)], -1);
+            owner[size_t(it)] = j;
+            ASSERT_EQ(s.cta_of(it), j) << "iteration " << it;
+          }
+        }
+        for (long long t = 0; t < s.tiles; ++t) {
+          std::set<long long> slots;
+          ASSERT_EQ(s.first_cta(t), owner[size_t(t * k_tiles)]);
+          ASSERT_EQ(s.last_cta(t), owner[size_t((t + 1) * k_tiles - 1)]);
+          for (int j = s.first_cta(t); j <= s.last_cta(t); ++j) {
+            ASSERT_TRUE(slots.insert(s.slot(j, t)).second) << "tile " << t << " CTA " << j;
+            ASSERT_GE(s.slot(j, t), 2LL * j);
+            ASSERT_LE(s.slot(j, t), 2LL * j + 1);
+          }
+        }
+        // A CTA's two slots serve different tiles: its first partial tile and its last.
+        for (int j = 0; j < s.ctas; ++j) {
+          const long long t0 = s.begin(j) / k_tiles, t1 = (s.begin(j + 1) - 1) / k_tiles;
+          if (t0 != t1) EXPECT_NE(s.slot(j, t0), s.slot(j, t1));
+        }
+      }
+    }
+  }
 }
 }  // namespace
