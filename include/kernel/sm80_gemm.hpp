@@ -164,9 +164,10 @@ struct Sm80GemmKernel {
   }
 
   // The tile of global index g (the tiles of all batches one after another).
-  STRATA_DEVICE __forceinline__ static TileCoord global_tile(Params const& p, long long g) {
-    const long long per_batch = p.scheduler.tiles_per_batch();
-    return p.scheduler.tile(g % per_batch, static_cast<int>(g / per_batch), 0);
+  STRATA_DEVICE __forceinline__ static TileCoord global_tile(Params const& p, int g) {
+    const int per_batch = static_cast<int>(p.scheduler.tiles_per_batch());
+    const int batch = g / per_batch;
+    return p.scheduler.tile(g - batch * per_batch, batch, 0);
   }
 
   // accum = A(tile rows, K tiles [k_begin, k_end)) · B(tile columns, same K tiles).
@@ -192,33 +193,38 @@ struct Sm80GemmKernel {
   // runs its epilogue. Nobody waits on another CTA, so any number of CTAs may be resident.
   STRATA_DEVICE static void run_stream_k(Params const& p, char* smem) {
     StreamKPartition const& sk = p.stream_k;
-    // One iteration space over all tiles: data-parallel CTA c runs tile c's iterations, Stream-K
-    // CTA j its range after the data-parallel tiles'. One loop for both keeps one copy of the
-    // mainloop in the kernel.
-    const long long kt = sk.k_tiles, base = sk.first_tile * kt;
     const int k_tiles = (p.mainloop.k + Config::BK - 1) / Config::BK;  // 0 when k == 0
-    const long long c = blockIdx.x;
-    const int j = static_cast<int>(c - sk.first_tile);  // negative for data-parallel CTAs
-    long long it = j < 0 ? c * kt : base + sk.begin(j);
-    const long long end = j < 0 ? it + kt : base + sk.begin(j + 1);
+    const int c = static_cast<int>(blockIdx.x);
     Accumulators accum;
-    while (it < end) {
-      const long long g = it / kt;
-      const int k_begin = static_cast<int>(it - g * kt);
-      const int k_end = end - it < kt - k_begin ? k_begin + static_cast<int>(end - it) : static_cast<int>(kt);
+    // Segment s of this CTA's work: one tile, or the part of one tile its range holds. Everything
+    // is recomputed from blockIdx and s, so that only s lives across the mainloop.
+    for (int s = 0;; ++s) {
+      int g, k_begin, k_end, j = c - sk.first_tile;
+      if (j < 0) {  // data parallel: one whole tile
+        if (s > 0) break;
+        g = c, k_begin = 0, k_end = k_tiles;
+      } else {
+        const int b = sk.begin(j), e = sk.begin(j + 1);
+        const int t = b / sk.k_tiles + s;
+        const int start = s == 0 ? b : t * sk.k_tiles;
+        if (start >= e) break;
+        g = sk.first_tile + t;
+        k_begin = start - t * sk.k_tiles;
+        k_end = e - t * sk.k_tiles < sk.k_tiles ? e - t * sk.k_tiles : sk.k_tiles;
+      }
+      if (s > 0) __syncthreads();  // the previous tile's epilogue is done with shared memory
       const TileCoord tile = global_tile(p, g);
-      mainloop(p, tile, k_begin, k_end < k_tiles ? k_end : k_tiles, accum, smem);
+      mainloop(p, tile, k_begin, k_end, accum, smem);
       bool finish = true;
-      if (g >= sk.first_tile) {
-        const long long t = g - sk.first_tile;
+      if (j >= 0) {
+        const int t = g - sk.first_tile;
         const int first = sk.first_cta(t), last = sk.last_cta(t);
-        auto slot_of = [&](int i) { return p.slots + sk.slot(first + i, t) * kSlotElements; };
+        auto slot_of = [&](int i) { return p.slots + int64_t(sk.slot(first + i, t)) * kSlotElements; };
         if (first != last)
           finish = add_partials(p.tile_counters + t, last - first + 1, j - first, slot_of, accum,
                                 p.mainloop.m - tile.m * Config::BM, smem);
       }
       if (finish) epilogue(p, tile, accum, smem);
-      it += k_end - k_begin;
     }
   }
 
@@ -271,8 +277,8 @@ struct Sm80GemmKernel {
     // Chunks of `chunk` pairs, two contributors' loads in flight together: 64 values per thread
     // for fragments of up to 64 accumulators, 16 for the 128 of a 64 × 64 warp tile (whose
     // registers are nearly all taken by the accumulators).
-    constexpr int chunk = kValues <= 64 ? (pairs < 16 ? pairs : 16) : 4;
-    constexpr int ways = 2;
+    constexpr int chunk = kValues <= 64 ? (pairs < 16 ? pairs : 16) : 8;
+    constexpr int ways = kValues <= 64 ? 2 : 1;
     STRATA_UNROLL
     for (int c0 = 0; c0 < pairs; c0 += chunk) {
       bool live[chunk];

@@ -50,16 +50,19 @@ struct GroupedTileScheduler {
   }
 
   // tile(i, b, s): the tile of linear index i (0 <= i < tiles_per_batch()) of batch b, split s.
-  // Over all i this visits every (m, n) tile exactly once.
+  // Over all i this visits every (m, n) tile exactly once. 32-bit arithmetic (no 64-bit division
+  // in the kernel): tiles_per_batch() must be below 2^31, which Gemm::can_implement ensures.
   STRATA_HOST_DEVICE constexpr TileCoord tile(long long linear, int batch = 0, int split = 0) const {
     const bool along_n = order == RasterOrder::along_n;
     const int major = along_n ? tiles_m : tiles_n;  // the dimension grouped together
     const int minor = along_n ? tiles_n : tiles_m;  // the dimension walked within a group
-    const long long per_group = static_cast<long long>(group) * minor;
-    const int g = static_cast<int>(linear / per_group);
-    const int within = static_cast<int>(linear % per_group);
-    const int first = g * group;
-    const int width = major - first < group ? major - first : group;
+    const int width_max = group < major ? group : major;  // so per_group <= tiles_per_batch()
+    const int per_group = width_max * minor;
+    const int i = static_cast<int>(linear);
+    const int g = i / per_group;
+    const int within = i - g * per_group;
+    const int first = g * width_max;
+    const int width = major - first < width_max ? major - first : width_max;
     const int major_idx = first + within % width;
     const int minor_idx = within / width;
     return along_n ? TileCoord{major_idx, minor_idx, batch, split}
@@ -70,46 +73,55 @@ struct GroupedTileScheduler {
 // Stream-K over the tiles [first_tile, first_tile + tiles) of a GEMM (global tile indices: the
 // tiles of all batches one after another, batch-major). Each of those tiles is k_tiles iterations
 // (one BK-deep step each); the iterations of all of them, tile after tile, are cut into `ctas`
-// contiguous ranges as even as integers make them: CTA j runs [begin(j), begin(j + 1)). A range
-// starts and ends anywhere inside a tile, so a tile is shared by the CTAs from first_cta(t) to
-// last_cta(t) (t counted from first_tile); each adds its partial sum, and a tile one CTA covers
-// whole is finished by it alone. A CTA's range crosses at most two tiles partially (its first and
-// its last, every tile between is whole), so two partial-tile slots per CTA suffice: slot(j, t).
-// The tiles before first_tile are data parallel: one whole tile per CTA.
+// contiguous ranges as even as integers make them (the first iterations() % ctas ranges one
+// longer): CTA j runs [begin(j), begin(j + 1)). A range starts and ends anywhere inside a tile, so
+// a tile is shared by the CTAs from first_cta(t) to last_cta(t) (t counted from first_tile); each
+// adds its partial sum, and a tile one CTA covers whole is finished by it alone. A CTA's range
+// crosses at most two tiles partially (its first and its last; every tile between is whole), so
+// two partial-tile slots per CTA suffice: slot(j, t). The tiles before first_tile are data
+// parallel: one whole tile per CTA. All of it is 32-bit arithmetic (the kernel does it per
+// segment): make() keeps iterations() below 2^31.
 struct StreamKPartition {
-  long long first_tile = 0;  // tiles before the stream-K ones (computed whole, one CTA each)
-  long long tiles = 0;       // stream-K tiles
-  int k_tiles = 1;           // iterations per tile, >= 1
-  int ctas = 0;              // stream-K CTAs, 1 <= ctas <= iterations(); 0: no stream-K tiles
+  int first_tile = 0;  // tiles before the stream-K ones (computed whole, one CTA each)
+  int tiles = 0;       // stream-K tiles
+  int k_tiles = 1;     // iterations per tile, >= 1
+  int ctas = 0;        // stream-K CTAs, 1 <= ctas <= iterations(); 0: no stream-K tiles
 
-  STRATA_HOST_DEVICE constexpr long long iterations() const { return tiles * k_tiles; }
+  STRATA_HOST_DEVICE constexpr int iterations() const { return tiles * k_tiles; }
   // First iteration of CTA j (0 <= j <= ctas; begin(ctas) == iterations()).
-  STRATA_HOST_DEVICE constexpr long long begin(int j) const { return j * iterations() / ctas; }
-  // The CTA whose range holds iteration `it`: the largest j with begin(j) <= it.
-  STRATA_HOST_DEVICE constexpr int cta_of(long long it) const {
-    return static_cast<int>(((it + 1) * ctas - 1) / iterations());
+  STRATA_HOST_DEVICE constexpr int begin(int j) const {
+    const int q = iterations() / ctas, r = iterations() % ctas;
+    return j * q + (j < r ? j : r);
   }
-  STRATA_HOST_DEVICE constexpr int first_cta(long long t) const { return cta_of(t * k_tiles); }
-  STRATA_HOST_DEVICE constexpr int last_cta(long long t) const { return cta_of((t + 1) * k_tiles - 1); }
+  // The CTA whose range holds iteration `it`: the largest j with begin(j) <= it.
+  STRATA_HOST_DEVICE constexpr int cta_of(int it) const {
+    const int q = iterations() / ctas, r = iterations() % ctas;
+    const int long_part = r * (q + 1);  // the first r ranges are q + 1 long
+    return it < long_part ? it / (q + 1) : r + (it - long_part) / q;
+  }
+  STRATA_HOST_DEVICE constexpr int first_cta(int t) const { return cta_of(t * k_tiles); }
+  STRATA_HOST_DEVICE constexpr int last_cta(int t) const { return cta_of((t + 1) * k_tiles - 1); }
   // Which of CTA j's two slots holds its partial sum of tile t: 0 for the tile its range starts
   // in, 1 for the tile it ends in (when that is another one).
-  STRATA_HOST_DEVICE constexpr long long slot(int j, long long t) const {
-    return 2LL * j + (begin(j) / k_tiles == t ? 0 : 1);
-  }
+  STRATA_HOST_DEVICE constexpr int slot(int j, int t) const { return 2 * j + (begin(j) / k_tiles == t ? 0 : 1); }
 
   // The split of `total_tiles` tiles of k_tiles iterations over a GPU holding `wave` CTAs at once:
   // whole waves data parallel except the last full one, which joins the partial wave in stream-K
   // (so the stream-K CTAs each run between one and two tiles' worth); fewer tiles than one wave
-  // all go to stream-K. A whole number of waves, or k_tiles == 0, stays data parallel.
+  // all go to stream-K. A whole number of waves, k_tiles == 0, or more stream-K iterations than
+  // 32 bits count stays data parallel.
   STRATA_HOST_DEVICE static constexpr StreamKPartition make(long long total_tiles, int k_tiles, int wave) {
     StreamKPartition s;
-    s.first_tile = total_tiles;
+    s.first_tile = static_cast<int>(total_tiles);
     if (k_tiles <= 0 || wave <= 0 || total_tiles <= 0 || total_tiles % wave == 0) return s;
     const long long full = total_tiles / wave;
-    s.first_tile = full == 0 ? 0 : (full - 1) * wave;
-    s.tiles = total_tiles - s.first_tile;
+    const long long first = full == 0 ? 0 : (full - 1) * wave;
+    const long long iterations = (total_tiles - first) * k_tiles;
+    if (iterations >= (1LL << 31)) return s;
+    s.first_tile = static_cast<int>(first);
+    s.tiles = static_cast<int>(total_tiles - first);
     s.k_tiles = k_tiles;
-    s.ctas = static_cast<int>(wave < s.iterations() ? wave : s.iterations());
+    s.ctas = static_cast<int>(wave < iterations ? wave : iterations);
     return s;
   }
 };
