@@ -61,27 +61,44 @@ inline int input_sets_for(int64_t bytes_per_set) {
   return int(std::clamp<int64_t>(sets, 2, 8));
 }
 
-// Median of `reps` timings (ms) of `launch(i)` after `warmup` calls; each timing is one launch,
-// bracketed by events, with i counting up so callers rotate their input sets.
-inline double median_ms(const std::function<void(int)>& launch, int warmup = 5, int reps = 30) {
-  for (int i = 0; i < warmup; ++i) launch(i);
+// Median time in ms of each launch, timed interleaved: every round launches each once, in turn,
+// so clock changes (the GPU runs at its power limit under these kernels, and slows as it warms)
+// reach them all alike instead of whichever was timed last. launches[v](i) runs with input set i
+// (modulo the sets there are); consecutive launches get consecutive i, so none finds its inputs in
+// L2 from the launch before it.
+inline std::vector<double> median_ms_interleaved(std::vector<std::function<void(int)>> const& launches,
+                                                 int warmup = 5, int reps = 30) {
+  const int variants = static_cast<int>(launches.size());
+  for (int i = 0; i < warmup; ++i)
+    for (int v = 0; v < variants; ++v) launches[size_t(v)](i * variants + v);
   check(cudaDeviceSynchronize(), "warm-up");
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
-  std::vector<float> ms(reps);
+  std::vector<std::vector<float>> ms(launches.size(), std::vector<float>(size_t(reps)));
   for (int r = 0; r < reps; ++r) {
-    check(cudaEventRecord(start), "cudaEventRecord");
-    launch(warmup + r);
-    check(cudaEventRecord(stop), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    check(cudaEventElapsedTime(&ms[r], start, stop), "cudaEventElapsedTime");
+    for (size_t v = 0; v < launches.size(); ++v) {
+      check(cudaEventRecord(start), "cudaEventRecord");
+      launches[v]((warmup + r) * variants + int(v));
+      check(cudaEventRecord(stop), "cudaEventRecord");
+      check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+      check(cudaEventElapsedTime(&ms[v][size_t(r)], start, stop), "cudaEventElapsedTime");
+    }
   }
   check(cudaGetLastError(), "timed launches");
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
-  std::nth_element(ms.begin(), ms.begin() + reps / 2, ms.end());
-  return ms[reps / 2];
+  std::vector<double> medians;
+  for (auto& m : ms) {
+    std::nth_element(m.begin(), m.begin() + reps / 2, m.end());
+    medians.push_back(m[size_t(reps / 2)]);
+  }
+  return medians;
+}
+
+// The same for one launch: each timing is one launch bracketed by events.
+inline double median_ms(const std::function<void(int)>& launch, int warmup = 5, int reps = 30) {
+  return median_ms_interleaved({launch}, warmup, reps)[0];
 }
 
 template <class T> struct CublasType;

@@ -7,6 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -74,6 +75,7 @@ struct StrataRunner {
   std::vector<Gemm<Kernel>> gemms;
   std::unique_ptr<DeviceArray<char>> workspace;
   Schedule schedule = Schedule::tiles;
+  SplitKMode split_k_mode = SplitKMode::automatic;
 
   bool prepare(int m, int n, int k, std::vector<T*> const& a, std::vector<T*> const& b, TD* d, std::string& why) {
     std::vector<typename Gemm<Kernel>::Arguments> args;
@@ -84,6 +86,7 @@ struct StrataRunner {
       x.epilogue = {{1.f, 0.f}};
       x.split_k = 0;  // automatic: split K when the tiles alone do not fill the GPU
       x.schedule = schedule;
+      x.split_k_mode = split_k_mode;
       args.push_back(x);
     }
     const size_t ws = Gemm<Kernel>::workspace_size(args[0]);
@@ -131,22 +134,33 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   const long long large_tiles =
       (m + LargeConfig::BM - 1) / LargeConfig::BM * ((n + LargeConfig::BN - 1) / LargeConfig::BN);
   std::string why;
-  double strata_ms = 0, stream_k_ms = 0;
-  auto time_strata = [&](auto runner) -> bool {
-    if (!runner.prepare(m, n, k, a, b, d.ptr, why)) return false;
-    strata_ms = median_ms([&](int i) { runner.launch(i); });
-    runner.schedule = Schedule::stream_k;
-    if (!runner.prepare(m, n, k, a, b, d.ptr, why)) return false;
-    stream_k_ms = median_ms([&](int i) { runner.launch(i); });
+  // strata's figure is its default (tiles, automatic split-K). Stream-K, and for decode shapes
+  // each split-K reduction forced, are timed too, for the record. All of them and cuBLAS are
+  // timed interleaved (median_ms_interleaved).
+  double strata_ms = 0, stream_k_ms = 0, serial_ms = 0, parallel_ms = 0, cublas_ms = 0;
+  auto time_all = [&](auto prototype) -> bool {
+    using Runner = decltype(prototype);
+    std::vector<Runner> runners(m <= 128 ? 4 : 2);
+    runners[1].schedule = Schedule::stream_k;
+    if (m <= 128) {
+      runners[2].split_k_mode = SplitKMode::serial;
+      runners[3].split_k_mode = SplitKMode::parallel;
+    }
+    for (auto& r : runners)
+      if (!r.prepare(m, n, k, a, b, d.ptr, why)) return false;
+    std::vector<std::function<void(int)>> launches{cublas};
+    for (auto& r : runners) launches.push_back([&r](int i) { r.launch(i); });
+    const std::vector<double> ms = median_ms_interleaved(launches);
+    cublas_ms = ms[0], strata_ms = ms[1], stream_k_ms = ms[2];
+    if (m <= 128) serial_ms = ms[3], parallel_ms = ms[4];
     return true;
   };
   // Decode shapes (few rows): flat tiles, so little MMA work goes to rows that do not exist and
   // many CTAs stream B (split over K where the tiles alone are too few).
-  bool ok = m <= 32              ? time_strata(StrataRunner<typename Configs<T>::Narrow, T, TD>{})
-            : m <= 128           ? time_strata(StrataRunner<typename Configs<T>::Medium, T, TD>{})
-            : large_tiles >= 132 ? time_strata(StrataRunner<typename Configs<T>::Large, T, TD>{})
-                                 : time_strata(StrataRunner<typename Configs<T>::Small, T, TD>{});
-  const double cublas_ms = median_ms(cublas);
+  bool ok = m <= 32              ? time_all(StrataRunner<typename Configs<T>::Narrow, T, TD>{})
+            : m <= 128           ? time_all(StrataRunner<typename Configs<T>::Medium, T, TD>{})
+            : large_tiles >= 132 ? time_all(StrataRunner<typename Configs<T>::Large, T, TD>{})
+                                 : time_all(StrataRunner<typename Configs<T>::Small, T, TD>{});
   cublasDestroy(handle);
   if (!ok) {
     state.SkipWithError(("strata refused: " + why).c_str());
@@ -164,6 +178,9 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   if (m <= 128) {
     state.counters["strata_TBs"] = bytes / strata_ms / 1e9;
     state.counters["cublas_TBs"] = bytes / cublas_ms / 1e9;
+    state.counters["serial_TBs"] = bytes / serial_ms / 1e9;
+    state.counters["parallel_TBs"] = bytes / parallel_ms / 1e9;
+    state.counters["streamk_TBs"] = bytes / stream_k_ms / 1e9;
   }
 }
 
