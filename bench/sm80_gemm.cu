@@ -4,9 +4,11 @@
 // (M <= 128) also TB/s of A + B + D moved. The mma.sync ceiling of this GPU is measured first.
 //
 //   sm80_gemm [--benchmark_filter=<regex>]     e.g. --benchmark_filter='bf16/8192'
+//   STRATA_BENCH_SHAPES="m,n,k;..." adds shapes (named <type>/extra/m<m>_n<n>_k<k>)
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -192,6 +194,20 @@ void register_type() {
   for (int s : squares) {
     benchmark::RegisterBenchmark((t + "/square/" + std::to_string(s)).c_str(), bench_gemm<T>, s, s, s)
         ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+  }
+  // Extra shapes from the environment, for tuning: STRATA_BENCH_SHAPES="m,n,k;m,n,k".
+  if (const char* extra = std::getenv("STRATA_BENCH_SHAPES")) {
+    std::string list(extra);
+    for (size_t at = 0; at < list.size();) {
+      const size_t end = std::min(list.find(';', at), list.size());
+      int m = 0, n = 0, k = 0;
+      if (std::sscanf(list.substr(at, end - at).c_str(), "%d,%d,%d", &m, &n, &k) == 3 && m > 0 && n > 0 && k > 0) {
+        benchmark::RegisterBenchmark((t + "/extra/m" + std::to_string(m) + "_n" + std::to_string(n) + "_k" + std::to_string(k)).c_str(),
+                                     bench_gemm<T>, m, n, k)
+            ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+      }
+      at = end + 1;
+    }
   }
   const std::pair<int, int> nk[] = {{4096, 4096}, {14336, 4096}, {4096, 14336}, {8192, 8192}};
   for (int m : {1, 16, 64, 128, 4096, 16384}) {
