@@ -23,3 +23,12 @@ head -1 "$OUT/bench.log"
 grep -E "TFLOPs" "$OUT/bench.log" | sed -E 's/iterations:1\/manual_time//' |
   awk '{printf "%-30s", $1; for(i=5;i<=NF;i++) if ($i ~ /strata_|streamk|cublas_|ratio/) printf " %s", $i; print ""}' |
   sed -E 's/([0-9]+\.[0-9]{2})[0-9]*/\1/g'
+# Where the local-memory instructions sit in each bf16 kernel of the large tile, against the span
+# of its mma.sync (HMMA) instructions: outside that span they cost nothing per K tile.
+cuobjdump --dump-sass "$BUILD/bench/sm80_gemm" 2>/dev/null | awk '
+  /Function :/ { if (f != "") report(); f = $3; first = ""; last = ""; locals = "" }
+  /HMMA/ { match($0, /\/\*[0-9a-f]+\*\//); o = substr($0, RSTART + 2, RLENGTH - 4); if (first == "") first = o; last = o }
+  /LDL|STL/ { match($0, /\/\*[0-9a-f]+\*\//); locals = locals " " substr($0, RSTART + 2, RLENGTH - 4) }
+  function report() { if (f ~ /bfloat16.*Li256ELi128ELi64E/) print f "\n  HMMA span " first ".." last "; LDL/STL at" locals }
+  END { report() }' | sed -E 's/_ZN6strata//' | cut -c1-200 >"$OUT/local-memory-where.txt"
+cat "$OUT/local-memory-where.txt"

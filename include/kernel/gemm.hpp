@@ -220,7 +220,7 @@ class Gemm {
                                : dim3(unsigned(s.tiles_per_batch()), unsigned(s.batches), unsigned(s.splits));
     // The shared-memory opt-in goes to the very function pointer launched: a kernel instantiated
     // in several translation units has one copy per unit (see sm80_gemm.hpp).
-    const auto kernel = stream_k ? Kernel::stream_k_entry() : Kernel::entry();
+    const auto kernel = stream_k ? Kernel::stream_k_entry() : s.splits > 1 ? Kernel::split_k_entry() : Kernel::entry();
     if (cudaError_t e = detail::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), Kernel::smem_bytes);
         e != cudaSuccess) {
       return {StatusCode::cuda_error, std::string("cudaFuncSetAttribute: ") + cudaGetErrorString(e)};

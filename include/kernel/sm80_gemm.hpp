@@ -33,10 +33,17 @@ namespace strata {
 // cudaFuncSetAttribute (the > 48 KB shared-memory opt-in) reached one module's copy while the launch
 // used another's, and the launch failed (seen on the H200 with three test files using one config).
 // Gemm::run therefore also sets the attribute on the very pointer it launches.
-// Two entries per kernel, each with its own register allocation: the tile grid (data parallel and
-// split-K) and Stream-K.
+// Three entries per kernel, each with its own register allocation: whole tiles (no split), the
+// tile grid with K splits, and Stream-K. Code for the split-K reductions in the same kernel as the
+// plain case measured up to 13 % slower on one-wave problems (bench/RESULTS.md).
 template <class Kernel>
 static __global__ void __launch_bounds__(Kernel::kThreads) sm80_gemm_kernel(typename Kernel::Params const params) {
+  extern __shared__ __align__(128) char smem[];
+  Kernel::run_whole_tiles(params, smem);
+}
+template <class Kernel>
+static __global__ void __launch_bounds__(Kernel::kThreads)
+    sm80_gemm_split_k_kernel(typename Kernel::Params const params) {
   extern __shared__ __align__(128) char smem[];
   Kernel::run(params, smem);
 }
@@ -123,8 +130,10 @@ struct Sm80GemmKernel {
     StreamKPartition stream_k;
   };
 
-  // The __global__ functions that run this kernel: over the tile grid, and Stream-K.
+  // The __global__ functions that run this kernel: whole tiles over the tile grid (one split),
+  // the tile grid with K splits, and Stream-K.
   static auto entry() { return &sm80_gemm_kernel<Sm80GemmKernel>; }
+  static auto split_k_entry() { return &sm80_gemm_split_k_kernel<Sm80GemmKernel>; }
   static auto stream_k_entry() { return &sm80_gemm_stream_k_kernel<Sm80GemmKernel>; }
 
   using Accumulators = decltype(typename Config::TiledMmaType{}.get_slice(0).partition_fragment_C(
@@ -132,6 +141,14 @@ struct Sm80GemmKernel {
   static constexpr int kValues = decltype(size(std::declval<Accumulators>().layout()))::value;
   static_assert(kValues % 2 == 0, "the accumulator fragment holds pairs of values");
   static constexpr int64_t kSlotElements = int64_t(Config::BM) * Config::BN;
+
+  // One whole output tile per CTA: the grid is (tiles, batches, 1).
+  STRATA_DEVICE static void run_whole_tiles(Params const& p, char* smem) {
+    const TileCoord tile = p.scheduler.tile(blockIdx.x, blockIdx.y, 0);
+    Accumulators accum;
+    mainloop(p, tile, 0, (p.mainloop.k + Config::BK - 1) / Config::BK, accum, smem);
+    epilogue(p, tile, accum, smem);
+  }
 
   // One output tile, or one K split of it, per CTA: the grid is (tiles, batches, splits).
   STRATA_DEVICE static void run(Params const& p, char* smem) {
