@@ -7,6 +7,7 @@
 //   STRATA_BENCH_SHAPES="m,n,k;..." adds shapes (named <type>/extra/m<m>_n<n>_k<k>)
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -154,7 +155,12 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
       if (!r.prepare(m, n, k, a, b, d.ptr, why)) return false;
     std::vector<std::function<void(int)>> launches;
     for (auto& r : runners) launches.push_back([&r](int i) { r.launch(i); });
-    const std::vector<double> ms = median_ms_interleaved(launches);
+    // STRATA_BENCH_REVERSE=1 times the variants in the opposite order (and so on the other input
+    // sets), to check that the order does not decide the comparison.
+    const bool reverse = std::getenv("STRATA_BENCH_REVERSE") != nullptr;
+    if (reverse) std::reverse(launches.begin(), launches.end());
+    std::vector<double> ms = median_ms_interleaved(launches);
+    if (reverse) std::reverse(ms.begin(), ms.end());
     strata_ms = ms[0], stream_k_ms = ms[1];
     if (m <= 128) serial_ms = ms[2], parallel_ms = ms[3];
     cublas_ms = median_ms(cublas);
