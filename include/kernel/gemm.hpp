@@ -52,8 +52,12 @@ enum class SplitKMode { automatic, serial, parallel };
 // stream_k: whole waves of output tiles one CTA each, and the K iterations of the rest (the last
 // partial wave and the full wave before it) spread evenly over one wave of CTAs, which add up the
 // tiles they share like serial split-K (Stream-K; split_k must be 0 or 1). The wave is this GPU's
-// SM count times the CTAs of this kernel one SM holds.
-enum class Schedule { tiles, stream_k };
+// SM count times the CTAs of this kernel one SM holds. automatic: stream_k for problems of at
+// least kStreamKMinWaves waves of tiles that are not split over K, tiles otherwise (measured:
+// Stream-K was -0.4 % to +3.4 % against the tile grid from 8 waves up, and lost up to 11 % below,
+// where its shared tiles are a larger part of the work; bench/RESULTS.md).
+enum class Schedule { tiles, stream_k, automatic };
+inline constexpr int kStreamKMinWaves = 8;
 
 template <class Kernel>
 class Gemm {
@@ -132,24 +136,33 @@ class Gemm {
   }
 
   // The split count run() will use for `args` (split_k, or the automatic choice for 0).
-  static int effective_splits(Arguments const& a) {
-    if (a.schedule == Schedule::stream_k) return 1;
-    const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
-    int splits = a.split_k;
-    if (splits == 0) {
-      // Enough splits that tiles × splits covers the GPU about twice, each split keeping at
-      // least 8 K tiles so the pipeline fills.
-      int sms = 132;
-      int device = 0;
-      if (cudaGetDevice(&device) == cudaSuccess) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-      const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
-                              ((a.n + Config::BN - 1) / Config::BN) * a.batch_count;
-      splits = 1;
-      while (tiles * splits * 2 <= 2LL * sms && k_tiles / (splits * 2) >= 8 && splits < 64) splits *= 2;
+  static int effective_splits(Arguments const& a) { return uses_stream_k(a) ? 1 : tile_splits(a); }
+
+  // Whether `args` runs Stream-K: Schedule::stream_k, or Schedule::automatic on a problem of at
+  // least kStreamKMinWaves waves that split_k does not split.
+  static bool uses_stream_k(Arguments const& a) {
+    if (a.schedule != Schedule::automatic) return a.schedule == Schedule::stream_k;
+    if (a.m <= 0 || a.n <= 0 || a.k <= 0 || a.batch_count < 1 || a.split_k > 1 || tile_splits(a) > 1) return false;
+    const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
+                            ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN) * a.batch_count;
+    return tiles <= std::numeric_limits<int>::max() && tiles >= static_cast<long long>(kStreamKMinWaves) * wave();
+  }
+
+  // CTAs of this kernel's Stream-K entry the current GPU holds at once (SMs × CTAs per SM); 132
+  // if it cannot say (no GPU).
+  static int wave() {
+    int device = 0, sms = 0, per_sm = 0;
+    const auto kernel = Kernel::stream_k_entry();
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+        detail::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), Kernel::smem_bytes) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Kernel::kThreads, Kernel::smem_bytes) !=
+            cudaSuccess ||
+        sms <= 0 || per_sm <= 0) {
+      cudaGetLastError();  // clear it: the launch reports real errors
+      return 132;
     }
-    if (splits > k_tiles) splits = k_tiles;
-    if (splits > 65535) splits = 65535;
-    return splits < 1 ? 1 : splits;
+    return sms * per_sm;
   }
 
   // Bytes of device workspace initialize() needs for `args` (0 unless K is split): for serial
@@ -169,7 +182,7 @@ class Gemm {
     const Plan pl = plan(a);
     const size_t needed = pl.workspace_bytes();
     if (needed > 0 && (workspace == nullptr || workspace_bytes < needed)) {
-      const std::string what = a.schedule == Schedule::stream_k
+      const std::string what = uses_stream_k(a)
                                    ? std::string("Stream-K over ") + std::to_string(pl.stream_k.ctas) + " CTAs"
                                    : "split-K over " + std::to_string(pl.splits) + " splits";
       return {StatusCode::workspace_too_small, what + " needs " + std::to_string(needed) +
@@ -178,6 +191,7 @@ class Gemm {
     if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % 16 != 0)
       return {StatusCode::misaligned_pointer, "the workspace must be 16-byte aligned"};
     args_ = a;
+    stream_k_ = uses_stream_k(a);
     const int splits = pl.splits;
     const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
     auto& p = params_;
@@ -205,8 +219,8 @@ class Gemm {
     return Status::success();
   }
 
-  // How `args` is shared out among CTAs under Schedule::stream_k (tile_scheduler.hpp); all tiles
-  // data parallel (ctas == 0) for Schedule::tiles.
+  // How `args` is shared out among CTAs when it runs Stream-K (tile_scheduler.hpp); all tiles
+  // data parallel (ctas == 0) when it does not.
   static StreamKPartition stream_k_partition(Arguments const& a) { return plan(a).stream_k; }
 
   // Runs the prepared GEMM on `stream`.
@@ -215,7 +229,7 @@ class Gemm {
     if (args_.m == 0 || args_.n == 0) return Status::success();
     const auto& s = params_.scheduler;
     const StreamKPartition& sk = params_.stream_k;
-    const bool stream_k = args_.schedule == Schedule::stream_k;
+    const bool stream_k = stream_k_;
     const dim3 grid = stream_k ? dim3(unsigned(sk.first_tile + sk.ctas))
                                : dim3(unsigned(s.tiles_per_batch()), unsigned(s.batches), unsigned(s.splits));
     // The shared-memory opt-in goes to the very function pointer launched: a kernel instantiated
@@ -248,6 +262,26 @@ class Gemm {
   }
 
  private:
+  // The split count of the tile grid: split_k, or the automatic choice for 0.
+  static int tile_splits(Arguments const& a) {
+    const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
+    int splits = a.split_k;
+    if (splits == 0) {
+      // Enough splits that tiles × splits covers the GPU about twice, each split keeping at
+      // least 8 K tiles so the pipeline fills.
+      int sms = 132;
+      int device = 0;
+      if (cudaGetDevice(&device) == cudaSuccess) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+      const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
+                              ((a.n + Config::BN - 1) / Config::BN) * a.batch_count;
+      splits = 1;
+      while (tiles * splits * 2 <= 2LL * sms && k_tiles / (splits * 2) >= 8 && splits < 64) splits *= 2;
+    }
+    if (splits > k_tiles) splits = k_tiles;
+    if (splits > 65535) splits = 65535;
+    return splits < 1 ? 1 : splits;
+  }
+
   static int64_t partials_ld(Arguments const& a) { return (int64_t(a.n) + 7) / 8 * 8; }
 
   // Where the work of `args` goes, and the workspace that takes.
@@ -268,7 +302,7 @@ class Gemm {
     const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
                             ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN) * a.batch_count;
     constexpr size_t slot_bytes = size_t(Kernel::kSlotElements) * sizeof(typename Kernel::ElementPartial);
-    if (a.schedule == Schedule::stream_k) {
+    if (uses_stream_k(a)) {
       pl.stream_k = StreamKPartition::make(tiles, (a.k + Config::BK - 1) / Config::BK, wave());
       if (pl.stream_k.ctas > 0) {
         pl.counters_bytes = counters_for(pl.stream_k.tiles);
@@ -290,21 +324,6 @@ class Gemm {
     return pl;
   }
 
-  // CTAs of this kernel the current GPU holds at once (SMs × CTAs per SM); 132 if it cannot say.
-  static int wave() {
-    int device = 0, sms = 0, per_sm = 0;
-    const auto kernel = Kernel::stream_k_entry();
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-        detail::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), Kernel::smem_bytes) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Kernel::kThreads, Kernel::smem_bytes) !=
-            cudaSuccess ||
-        sms <= 0 || per_sm <= 0) {
-      cudaGetLastError();  // clear it: the launch reports real errors
-      return 132;
-    }
-    return sms * per_sm;
-  }
 
   template <class T>
   static Status check_operand(const char* name, T const* ptr, int64_t ld, int64_t batch_stride, int contiguous_extent,
@@ -328,6 +347,7 @@ class Gemm {
   }
 
   Arguments args_{};
+  bool stream_k_ = false;  // args_ runs Stream-K (uses_stream_k)
   typename Kernel::Params params_{};
   bool initialized_ = false;
 };

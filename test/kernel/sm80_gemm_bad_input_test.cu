@@ -1,6 +1,8 @@
 // Ampere GEMM: bad input is refused with the Status code that names its kind and a message that
 // names the problem. The can_implement / initialize checks run without a GPU (pointers are never
 // dereferenced, so fake ones do); the tests that show nothing was written then run on the GPU.
+#include <cmath>
+
 #include "sm80_gemm_harness.cuh"
 
 namespace {
@@ -204,6 +206,39 @@ TEST(Sm80GemmBadInput, StreamKSplitAndWorkspace) {
   EXPECT_TRUE(refused(gemm.initialize(a, fake<void>(0x10000000), needed - 16), StatusCode::workspace_too_small,
                       {"workspace", "Stream-K", std::to_string(needed)}));
   EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {"initialize"}));
+}
+
+// Schedule::automatic runs Stream-K on problems of kStreamKMinWaves waves or more that split_k
+// does not split, and the tile grid otherwise; the workspace follows the choice.
+TEST(Sm80GemmBadInput, AutomaticScheduleChoosesByWaves) {
+  Args a = valid();
+  a.schedule = Schedule::automatic;
+  EXPECT_FALSE(G::uses_stream_k(a)) << "1000 x 1000 is far below 8 waves";
+  EXPECT_EQ(G::workspace_size(a), 0u);
+  a.split_k = 3;
+  EXPECT_FALSE(G::uses_stream_k(a)) << "an explicit split goes to split-K";
+  EXPECT_EQ(G::effective_splits(a), 3);
+  a.split_k = 1;
+  // Square problems just below and at 8 waves of tiles.
+  const long long wave = G::wave();
+  const int side_tiles = int(std::ceil(std::sqrt(double(kStreamKMinWaves * wave))));
+  a.m = side_tiles * G::Config::BM;
+  a.n = side_tiles * G::Config::BN;
+  a.lda = a.ldb = a.k;
+  a.ldc = a.ldd = a.n;
+  ASSERT_TRUE(G::can_implement(a).ok()) << G::can_implement(a).message();
+  EXPECT_TRUE(G::uses_stream_k(a)) << side_tiles << "^2 tiles, wave " << wave;
+  EXPECT_EQ(G::effective_splits(a), 1);
+  EXPECT_EQ(G::workspace_size(a), G::workspace_size([&] {
+              Args b = a;
+              b.schedule = Schedule::stream_k;
+              return b;
+            }()));
+  a.m = ((kStreamKMinWaves * wave - 1) / side_tiles) * G::Config::BM;  // side_tiles columns: below 8 waves
+  EXPECT_FALSE(G::uses_stream_k(a)) << a.m / G::Config::BM << " x " << side_tiles << " tiles, wave " << wave;
+  a.schedule = Schedule::tiles;
+  a.m = side_tiles * G::Config::BM;
+  EXPECT_FALSE(G::uses_stream_k(a)) << "Schedule::tiles never runs Stream-K";
 }
 
 // The partials are written and read as 16-byte vectors: a workspace off 16-byte alignment must
