@@ -212,8 +212,8 @@ void register_type() {
       const size_t end = std::min(list.find(';', at), list.size());
       int m = 0, n = 0, k = 0;
       if (std::sscanf(list.substr(at, end - at).c_str(), "%d,%d,%d", &m, &n, &k) == 3 && m > 0 && n > 0 && k > 0) {
-        benchmark::RegisterBenchmark((t + "/extra/m" + std::to_string(m) + "_n" + std::to_string(n) + "_k" + std::to_string(k)).c_str(),
-                                     bench_gemm<T>, m, n, k)
+        const std::string name = t + "/extra/m" + std::to_string(m) + "_n" + std::to_string(n) + "_k" + std::to_string(k);
+        benchmark::RegisterBenchmark(name.c_str(), bench_gemm<T>, m, n, k)
             ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
       }
       at = end + 1;

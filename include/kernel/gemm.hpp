@@ -131,7 +131,8 @@ class Gemm {
     if (tiles > std::numeric_limits<int>::max())
       return {StatusCode::problem_too_large, "more output tiles than a grid holds (2^31 - 1)"};
     if (a.schedule == Schedule::stream_k && tiles * a.batch_count > std::numeric_limits<int>::max())
-      return {StatusCode::problem_too_large, "Schedule::stream_k: more output tiles over all batches than a grid holds (2^31 - 1)"};
+      return {StatusCode::problem_too_large,
+              "Schedule::stream_k: more output tiles over all batches than a grid holds (2^31 - 1)"};
     return Status::success();
   }
 

@@ -121,7 +121,7 @@ struct Sm80GemmKernel {
     ElementPartial* partials;
     int64_t partials_ld;
     // Serial split-K and Stream-K: partial tiles of BM × BN accumulators in the MMA's fragment
-    // order (a thread's values contiguous across the CTA, see store_partial), and one arrival
+    // order (value pair q of thread t at pair q × threads + t, see add_partials), and one arrival
     // counter per shared tile, zero between runs (the last arrival resets it). Null otherwise.
     ElementPartial* slots;
     int* tile_counters;
@@ -188,8 +188,8 @@ struct Sm80GemmKernel {
   }
 
   // accum = A(tile rows, K tiles [k_begin, k_end)) · B(tile columns, same K tiles).
-  STRATA_DEVICE __forceinline__ static void mainloop(Params const& p, TileCoord const& tile, int k_begin, int k_end,
-                                     Accumulators& accum, char* smem) {
+  STRATA_DEVICE __forceinline__ static void mainloop(Params const& p, TileCoord const& tile, int k_begin,
+                                                     int k_end, Accumulators& accum, char* smem) {
     Sm80MainloopArguments<Config> operands = p.mainloop;
     operands.A += tile.batch * p.batch_stride_a;
     operands.B += tile.batch * p.batch_stride_b;
@@ -197,7 +197,8 @@ struct Sm80GemmKernel {
     Mainloop::run(operands, tile.m * Config::BM, tile.n * Config::BN, k_begin, k_end, accum, smem);
   }
 
-  STRATA_DEVICE __forceinline__ static void epilogue(Params const& p, TileCoord const& tile, Accumulators const& accum, char* smem) {
+  STRATA_DEVICE __forceinline__ static void epilogue(Params const& p, TileCoord const& tile,
+                                                     Accumulators const& accum, char* smem) {
     auto out = p.epilogue;
     out.D += tile.batch * p.batch_stride_d;
     if (out.C != nullptr) out.C += tile.batch * p.batch_stride_c;

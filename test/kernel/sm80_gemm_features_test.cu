@@ -236,7 +236,8 @@ void stream_k() {
     p.check([](int, int, int, double ref) { return ref; }, "stream-K run " + std::to_string(run));
     auto d = p.dD.download();
     if (run == 0) first = d;
-    else EXPECT_EQ(0, std::memcmp(first.data(), d.data(), d.size() * sizeof(T))) << "stream-K run " << run << " differs";
+    else
+      EXPECT_EQ(0, std::memcmp(first.data(), d.data(), d.size() * sizeof(T))) << "stream-K run " << run << " differs";
   }
 }
 
