@@ -180,13 +180,6 @@ struct Sm80GemmKernel {
     }
   }
 
-  // The tile of global index g (the tiles of all batches one after another).
-  STRATA_DEVICE __forceinline__ static TileCoord global_tile(Params const& p, int g) {
-    const int per_batch = static_cast<int>(p.scheduler.tiles_per_batch());
-    const int batch = g / per_batch;
-    return p.scheduler.tile(g - batch * per_batch, batch, 0);
-  }
-
   // accum = A(tile rows, K tiles [k_begin, k_end)) · B(tile columns, same K tiles).
   STRATA_DEVICE __forceinline__ static void mainloop(Params const& p, TileCoord const& tile, int k_begin,
                                                      int k_end, Accumulators& accum, char* smem) {
@@ -231,7 +224,7 @@ struct Sm80GemmKernel {
         k_end = e - t * sk.k_tiles < sk.k_tiles ? e - t * sk.k_tiles : sk.k_tiles;
       }
       if (s > 0) __syncthreads();  // the previous tile's epilogue is done with shared memory
-      const TileCoord tile = global_tile(p, g);
+      const TileCoord tile = p.scheduler.global_tile(g);
       mainloop(p, tile, k_begin, k_end, accum, smem);
       bool finish = true;
       if (j >= 0) {

@@ -68,6 +68,14 @@ struct GroupedTileScheduler {
     return along_n ? TileCoord{major_idx, minor_idx, batch, split}
                    : TileCoord{minor_idx, major_idx, batch, split};
   }
+
+  // The tile of global index g over all batches (the tiles of batch 0, then of batch 1, ...), as
+  // Stream-K counts them; 0 <= g < tiles_per_batch() * batches < 2^31.
+  STRATA_HOST_DEVICE constexpr TileCoord global_tile(int g) const {
+    const int per_batch = static_cast<int>(tiles_per_batch());
+    const int batch = g / per_batch;
+    return tile(g - batch * per_batch, batch, 0);
+  }
 };
 
 // Stream-K over the tiles [first_tile, first_tile + tiles) of a GEMM (global tile indices: the

@@ -56,6 +56,24 @@ TEST(GroupedTileScheduler, EdgesRoundUpAndCarryBatchAndSplit) {
   EXPECT_EQ(t.split, 1);
 }
 
+// Global tile indices run batch after batch and reach every (batch, tile) exactly once.
+TEST(GroupedTileScheduler, GlobalTilesCoverEveryBatch) {
+  for (RasterOrder order : {RasterOrder::along_n, RasterOrder::along_m}) {
+    auto s = GroupedTileScheduler::make(1000, 700, 128, 64, 3, 1, 4, order);
+    const int per_batch = static_cast<int>(s.tiles_per_batch());
+    std::set<std::tuple<int, int, int>> seen;
+    for (int g = 0; g < per_batch * 3; ++g) {
+      const auto t = s.global_tile(g);
+      EXPECT_EQ(t.batch, g / per_batch);
+      const auto same = s.tile(g % per_batch, t.batch);
+      EXPECT_EQ(t.m, same.m);
+      EXPECT_EQ(t.n, same.n);
+      EXPECT_TRUE(seen.insert({t.batch, t.m, t.n}).second) << "global tile " << g;
+    }
+    EXPECT_EQ(seen.size(), size_t(per_batch) * 3);
+  }
+}
+
 // Stream-K: whole waves but the last full one stay data parallel; the rest go to one wave of CTAs.
 TEST(StreamKPartition, SplitsWavesFromTheRest) {
   // 8192^3 on 256 x 128 tiles: 2048 tiles, 132 per wave: 14 waves data parallel, 200 tiles shared.
