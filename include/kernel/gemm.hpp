@@ -54,7 +54,7 @@ enum class SplitKMode { automatic, serial, parallel };
 // tiles they share like serial split-K (Stream-K; split_k must be 0 or 1). The wave is this GPU's
 // SM count times the CTAs of this kernel one SM holds. automatic: stream_k for problems of at
 // least kStreamKMinWaves waves of tiles that are not split over K, tiles otherwise (measured:
-// Stream-K was -0.4 % to +3.4 % against the tile grid from 8 waves up, and lost up to 11 % below,
+// Stream-K was -0.4 % to +3.3 % against the tile grid from 8 waves up, and lost up to 11 % below,
 // where its shared tiles are a larger part of the work; bench/RESULTS.md).
 enum class Schedule { tiles, stream_k, automatic };
 inline constexpr int kStreamKMinWaves = 8;
@@ -174,8 +174,8 @@ class Gemm {
   // another GEMM has run on the same workspace, initialize() again before running this one.
   static size_t workspace_size(Arguments const& a) { return plan(a).workspace_bytes(); }
 
-  // Checks `args` and prepares the launch; for serial split-K it zeroes the workspace's tile
-  // counters on `stream`. Nothing is launched or written on refusal.
+  // Checks `args` and prepares the launch; for serial split-K and Stream-K it zeroes the
+  // workspace's tile counters on `stream`. Nothing is launched or written on refusal.
   Status initialize(Arguments const& a, void* workspace = nullptr, size_t workspace_bytes = 0,
                     cudaStream_t stream = nullptr) {
     initialized_ = false;
