@@ -126,8 +126,7 @@ class Gemm {
       if (a.C == nullptr) return {StatusCode::null_pointer, "C is null but the epilogue reads it (beta != 0)"};
       if (Status s = check_operand("C", a.C, a.ldc, a.batch_stride_c, a.n, vec_d, true, a.batch_count); !s) return s;
     }
-    const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
-                            ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN);
+    const long long tiles = tile_count(a);
     if (tiles > std::numeric_limits<int>::max())
       return {StatusCode::problem_too_large, "more output tiles than a grid holds (2^31 - 1)"};
     if (a.schedule == Schedule::stream_k && tiles * a.batch_count > std::numeric_limits<int>::max())
@@ -141,13 +140,7 @@ class Gemm {
 
   // Whether `args` runs Stream-K: Schedule::stream_k, or Schedule::automatic on a problem of at
   // least kStreamKMinWaves waves that split_k does not split.
-  static bool uses_stream_k(Arguments const& a) {
-    if (a.schedule != Schedule::automatic) return a.schedule == Schedule::stream_k;
-    if (a.m <= 0 || a.n <= 0 || a.k <= 0 || a.batch_count < 1 || a.split_k > 1 || tile_splits(a) > 1) return false;
-    const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
-                            ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN) * a.batch_count;
-    return tiles <= std::numeric_limits<int>::max() && tiles >= static_cast<long long>(kStreamKMinWaves) * wave();
-  }
+  static bool uses_stream_k(Arguments const& a) { return stream_k_wave_for(a) > 0; }
 
   // CTAs of this kernel's Stream-K entry the current GPU holds at once (SMs × CTAs per SM); 132
   // if it cannot say (no GPU).
@@ -183,7 +176,7 @@ class Gemm {
     const Plan pl = plan(a);
     const size_t needed = pl.workspace_bytes();
     if (needed > 0 && (workspace == nullptr || workspace_bytes < needed)) {
-      const std::string what = uses_stream_k(a)
+      const std::string what = pl.runs_stream_k
                                    ? std::string("Stream-K over ") + std::to_string(pl.stream_k.ctas) + " CTAs"
                                    : "split-K over " + std::to_string(pl.splits) + " splits";
       return {StatusCode::workspace_too_small, what + " needs " + std::to_string(needed) +
@@ -192,7 +185,7 @@ class Gemm {
     if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % 16 != 0)
       return {StatusCode::misaligned_pointer, "the workspace must be 16-byte aligned"};
     args_ = a;
-    stream_k_ = uses_stream_k(a);
+    stream_k_ = pl.runs_stream_k;
     const int splits = pl.splits;
     const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
     auto& p = params_;
@@ -263,6 +256,23 @@ class Gemm {
   }
 
  private:
+  // Output tiles of one batch.
+  static long long tile_count(Arguments const& a) {
+    return (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
+           ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN);
+  }
+
+  // The wave Stream-K runs `args` over (see uses_stream_k), or 0 when it does not run Stream-K.
+  static int stream_k_wave_for(Arguments const& a) {
+    if (a.schedule == Schedule::stream_k) return wave();
+    if (a.schedule != Schedule::automatic) return 0;
+    if (a.m <= 0 || a.n <= 0 || a.k <= 0 || a.batch_count < 1 || a.split_k > 1 || tile_splits(a) > 1) return 0;
+    const long long tiles = tile_count(a) * a.batch_count;
+    if (tiles > std::numeric_limits<int>::max()) return 0;
+    const int w = wave();
+    return tiles >= static_cast<long long>(kStreamKMinWaves) * w ? w : 0;
+  }
+
   // The split count of the tile grid: split_k, or the automatic choice for 0.
   static int tile_splits(Arguments const& a) {
     const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
@@ -273,8 +283,7 @@ class Gemm {
       int sms = 132;
       int device = 0;
       if (cudaGetDevice(&device) == cudaSuccess) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-      const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
-                              ((a.n + Config::BN - 1) / Config::BN) * a.batch_count;
+      const long long tiles = tile_count(a) * a.batch_count;
       splits = 1;
       while (tiles * splits * 2 <= 2LL * sms && k_tiles / (splits * 2) >= 8 && splits < 64) splits *= 2;
     }
@@ -287,6 +296,7 @@ class Gemm {
 
   // Where the work of `args` goes, and the workspace that takes.
   struct Plan {
+    bool runs_stream_k = false;    // uses_stream_k(args)
     int splits = 1;
     StreamKPartition stream_k;     // ctas == 0: no Stream-K tiles
     size_t counters_bytes = 0;     // tile counters (a multiple of 16, so what follows stays aligned)
@@ -298,13 +308,14 @@ class Gemm {
 
   static Plan plan(Arguments const& a) {
     Plan pl;
-    pl.splits = effective_splits(a);
+    const int stream_k_wave = stream_k_wave_for(a);
+    pl.runs_stream_k = stream_k_wave > 0;
+    pl.splits = pl.runs_stream_k ? 1 : tile_splits(a);
     if (a.m == 0 || a.n == 0) return pl;
-    const long long tiles = (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
-                            ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN) * a.batch_count;
+    const long long tiles = tile_count(a) * a.batch_count;
     constexpr size_t slot_bytes = size_t(Kernel::kSlotElements) * sizeof(typename Kernel::ElementPartial);
-    if (uses_stream_k(a)) {
-      pl.stream_k = StreamKPartition::make(tiles, (a.k + Config::BK - 1) / Config::BK, wave());
+    if (pl.runs_stream_k) {
+      pl.stream_k = StreamKPartition::make(tiles, (a.k + Config::BK - 1) / Config::BK, stream_k_wave);
       if (pl.stream_k.ctas > 0) {
         pl.counters_bytes = counters_for(pl.stream_k.tiles);
         pl.slots_bytes = 2 * size_t(pl.stream_k.ctas) * slot_bytes;
