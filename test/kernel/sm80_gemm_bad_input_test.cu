@@ -241,6 +241,36 @@ TEST(Sm80GemmBadInput, AutomaticScheduleChoosesByWaves) {
   EXPECT_FALSE(G::uses_stream_k(a)) << "Schedule::tiles never runs Stream-K";
 }
 
+// Automatic split-K splits only when that shortens the run in waves × K tiles per split: a full
+// wave of tiles stays whole (two splits would be two waves of half the K, plus the reduction),
+// half a wave splits in two, and tiles × splits never passes one wave for long K.
+TEST(Sm80GemmBadInput, AutomaticSplitKCountsWaves) {
+  const int wave = G::split_k_wave();
+  ASSERT_GT(wave, 1);
+  ASSERT_EQ(wave % 2, 0) << "the test wants an even wave";
+  Args a = valid();
+  a.split_k = 0;
+  a.k = 8192;  // 256 K tiles of 32
+  a.lda = a.ldb = a.k;
+  auto with_tiles = [&](int tiles) {  // one row of `tiles` tiles
+    a.m = G::Config::BM;
+    a.n = tiles * G::Config::BN;
+    a.ldc = a.ldd = a.n;
+    EXPECT_TRUE(G::can_implement(a).ok()) << G::can_implement(a).message();
+    return G::effective_splits(a);
+  };
+  EXPECT_EQ(with_tiles(wave), 1) << "a full wave of " << wave << " tiles";
+  EXPECT_EQ(with_tiles(wave - 1), 1) << "one tile short of a full wave";
+  EXPECT_EQ(with_tiles(wave / 2), 2) << "half a wave";
+  EXPECT_EQ(with_tiles(wave / 2 + 1), 1) << "just over half a wave: two splits would take two waves";
+  const int one = with_tiles(1);
+  EXPECT_GE(one, 32) << "one tile with 256 K tiles";
+  EXPECT_LE(one, wave);
+  a.k = 8 * G::Config::BK;  // too short to split
+  a.lda = a.ldb = a.k;
+  EXPECT_EQ(with_tiles(1), 1) << "8 K tiles are not split";
+}
+
 // The partials are written and read as 16-byte vectors: a workspace off 16-byte alignment must
 // be refused, not fault in the kernel (a misaligned access is a sticky error that ends the
 // process's CUDA context).
