@@ -131,11 +131,16 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     cublas_gemm(handle, m, n, k, a[size_t(i) % a.size()], true, k, b[size_t(i) % b.size()], false, k, d_ref.ptr, n, tf32);
   };
 
-  // Fewer large tiles than SMs: the smaller tile (two CTAs per SM) keeps more SMs busy (2048^3
-  // bf16: 128x128x32 measured 349-358 TFLOP/s, 256x128x64 with its 128 tiles 253).
-  using LargeConfig = typename Configs<T>::Large::Config;
+  // The large tile runs one CTA per SM. From half a wave of its tiles up it is the faster one
+  // (2048^3 bf16, 128 tiles: 379 TFLOP/s against 353-365 on 128x128x32; 1536x1408x8192, 66 tiles
+  // split in two: 384 against 373-384); below that the smaller tile (two CTAs per SM) keeps more
+  // SMs busy (1024^3: 81-84 against 70). Until automatic split-K counted waves, the large tile's
+  // full wave was split in two and ran 2048^3 at 253.
+  using Large = typename Configs<T>::Large;
+  using LargeConfig = typename Large::Config;
   const long long large_tiles =
       (m + LargeConfig::BM - 1) / LargeConfig::BM * ((n + LargeConfig::BN - 1) / LargeConfig::BN);
+  const bool large = 2 * large_tiles >= Gemm<Large>::split_k_wave();
   std::string why;
   // strata's figure is Schedule::automatic with automatic split-K (what a user would run).
   // Stream-K forced, and for decode shapes
@@ -171,7 +176,7 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   // many CTAs stream B (split over K where the tiles alone are too few).
   bool ok = m <= 32              ? time_all(StrataRunner<typename Configs<T>::Narrow, T, TD>{})
             : m <= 128           ? time_all(StrataRunner<typename Configs<T>::Medium, T, TD>{})
-            : large_tiles >= 132 ? time_all(StrataRunner<typename Configs<T>::Large, T, TD>{})
+            : large              ? time_all(StrataRunner<Large, T, TD>{})
                                  : time_all(StrataRunner<typename Configs<T>::Small, T, TD>{});
   cublasDestroy(handle);
   if (!ok) {
