@@ -150,7 +150,8 @@ struct Sm80GemmKernel {
     epilogue(p, tile, accum, smem);
   }
 
-  // One output tile, or one K split of it, per CTA: the grid is (tiles, batches, splits).
+  // One K split of one output tile per CTA: the grid is (tiles, batches, splits), splits >= 2
+  // (Gemm::run launches run_whole_tiles for one split).
   STRATA_DEVICE static void run(Params const& p, char* smem) {
     const TileCoord tile = p.scheduler.tile(blockIdx.x, blockIdx.y, blockIdx.z);
     const int k_tiles = (p.mainloop.k + Config::BK - 1) / Config::BK;
@@ -160,9 +161,7 @@ struct Sm80GemmKernel {
     Accumulators accum;
     mainloop(p, tile, k_begin, k_end, accum, smem);
 
-    if (p.scheduler.splits == 1) {
-      epilogue(p, tile, accum, smem);
-    } else if (p.tile_counters != nullptr) {
+    if (p.tile_counters != nullptr) {
       // Serial split-K: the splits of a tile are its contributors, in K order.
       const long long g = tile.batch * p.scheduler.tiles_per_batch() + blockIdx.x;
       const int splits = p.scheduler.splits;
