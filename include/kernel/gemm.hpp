@@ -126,12 +126,9 @@ class Gemm {
       if (a.C == nullptr) return {StatusCode::null_pointer, "C is null but the epilogue reads it (beta != 0)"};
       if (Status s = check_operand("C", a.C, a.ldc, a.batch_stride_c, a.n, vec_d, true, a.batch_count); !s) return s;
     }
-    const long long tiles = tile_count(a);
-    if (tiles > std::numeric_limits<int>::max())
-      return {StatusCode::problem_too_large, "more output tiles than a grid holds (2^31 - 1)"};
-    if (a.schedule == Schedule::stream_k && tiles * a.batch_count > std::numeric_limits<int>::max())
-      return {StatusCode::problem_too_large,
-              "Schedule::stream_k: more output tiles over all batches than a grid holds (2^31 - 1)"};
+    // Whole tiles run over a 1-D grid of the tiles of all batches.
+    if (tile_count(a) * a.batch_count > std::numeric_limits<int>::max())
+      return {StatusCode::problem_too_large, "more output tiles over all batches than a grid holds (2^31 - 1)"};
     return Status::success();
   }
 
@@ -142,9 +139,9 @@ class Gemm {
   // least kStreamKMinWaves waves that split_k does not split.
   static bool uses_stream_k(Arguments const& a) { return stream_k_wave_for(a) > 0; }
 
-  // CTAs of this kernel's Stream-K entry the current GPU holds at once (SMs × CTAs per SM); 132
-  // if it cannot say (no GPU).
-  static int wave() { return wave_of(reinterpret_cast<const void*>(Kernel::stream_k_entry())); }
+  // CTAs of this kernel's 1-D entry (whole tiles and Stream-K) the current GPU holds at once (SMs
+  // × CTAs per SM); 132 if it cannot say (no GPU).
+  static int wave() { return wave_of(reinterpret_cast<const void*>(Kernel::entry())); }
   // The same for the tile grid's split-K entry: what automatic split-K counts waves in.
   static int split_k_wave() { return wave_of(reinterpret_cast<const void*>(Kernel::split_k_entry())); }
 
@@ -174,7 +171,6 @@ class Gemm {
     if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % 16 != 0)
       return {StatusCode::misaligned_pointer, "the workspace must be 16-byte aligned"};
     args_ = a;
-    stream_k_ = pl.runs_stream_k;
     const int splits = pl.splits;
     const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
     auto& p = params_;
@@ -212,12 +208,13 @@ class Gemm {
     if (args_.m == 0 || args_.n == 0) return Status::success();
     const auto& s = params_.scheduler;
     const StreamKPartition& sk = params_.stream_k;
-    const bool stream_k = stream_k_;
-    const dim3 grid = stream_k ? dim3(unsigned(sk.first_tile + sk.ctas))
-                               : dim3(unsigned(s.tiles_per_batch()), unsigned(s.batches), unsigned(s.splits));
+    // One split: whole tiles, then Stream-K's shared ones if any, over a 1-D grid.
+    const bool split = s.splits > 1;
+    const dim3 grid = split ? dim3(unsigned(s.tiles_per_batch()), unsigned(s.batches), unsigned(s.splits))
+                            : dim3(unsigned(sk.first_tile + sk.ctas));
     // The shared-memory opt-in goes to the very function pointer launched: a kernel instantiated
     // in several translation units has one copy per unit (see sm80_gemm.hpp).
-    const auto kernel = stream_k ? Kernel::stream_k_entry() : s.splits > 1 ? Kernel::split_k_entry() : Kernel::entry();
+    const auto kernel = split ? Kernel::split_k_entry() : Kernel::entry();
     if (cudaError_t e = detail::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), Kernel::smem_bytes);
         e != cudaSuccess) {
       return {StatusCode::cuda_error, std::string("cudaFuncSetAttribute: ") + cudaGetErrorString(e)};
@@ -369,7 +366,6 @@ class Gemm {
   }
 
   Arguments args_{};
-  bool stream_k_ = false;  // args_ runs Stream-K (uses_stream_k)
   typename Kernel::Params params_{};
   bool initialized_ = false;
 };

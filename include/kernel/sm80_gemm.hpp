@@ -1,18 +1,17 @@
-// Strata floor 4: the Ampere GEMM kernel. A grid of CTAs, one output tile each (in the grouped
-// order of the tile scheduler), per batch and per K split:
+// Strata floor 4: the Ampere GEMM kernel. CTAs compute output tiles (in the grouped order of the
+// tile scheduler) over two grids:
 //
-//   tile  = scheduler.tile(blockIdx.x, batch = blockIdx.y, split = blockIdx.z)
-//   accum = mainloop(A rows of the tile, B columns of the tile, this split's K tiles)
-//   D     = epilogue(accum, C)                        one split
-//   W     = accum  (fp32/int32 partials)              several splits (split-K)
+//   1-D, entry():  tile  = scheduler.global_tile(blockIdx.x)     (the tiles of all batches)
+//                  accum = mainloop(A rows of the tile, B columns of the tile, all K tiles)
+//                  D     = epilogue(accum, C)
+//   then, with Stream-K, one wave of CTAs sharing the K iterations of the remaining tiles evenly
+//   (StreamKPartition): each adds its part of a shared tile to the workspace, and the last to
+//   finish runs the epilogue.
 //
-// and the split-K reduction, D = epilogue(Σ_splits W, C): serial, by the last CTA of each tile to
-// finish (a counter per tile in the workspace says which one that is), or parallel, by a second
-// kernel over the whole output.
-//
-// Stream-K instead runs a 1-D grid: whole waves of tiles data parallel, then one wave of CTAs
-// sharing the K iterations of the remaining tiles evenly (StreamKPartition), with the serial
-// reduction's counters for the tiles they share.
+//   (tiles, batches, splits), split_k_entry():  K split in `splits` ranges,
+//                  W = accum (fp32/int32 partials) per split, then D = epilogue(Σ_splits W, C):
+//   serially, by the last CTA of each tile to finish (a counter per tile in the workspace says
+//   which one that is), or in parallel, by a second kernel over the whole output.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -33,25 +32,21 @@ namespace strata {
 // cudaFuncSetAttribute (the > 48 KB shared-memory opt-in) reached one module's copy while the launch
 // used another's, and the launch failed (seen on the H200 with three test files using one config).
 // Gemm::run therefore also sets the attribute on the very pointer it launches.
-// Three entries per kernel, each with its own register allocation: whole tiles (no split), the
-// tile grid with K splits, and Stream-K. Code for the split-K reductions in the same kernel as the
-// plain case measured up to 13 % slower on one-wave problems (bench/RESULTS.md).
+// Two entries per kernel, each with its own register allocation: a 1-D grid of whole tiles, then
+// Stream-K's shared ones (no shared tiles unless the schedule asks for them), and the tile grid
+// with K splits. Code for the split-K reductions in the same kernel as the plain case measured up
+// to 13 % slower on one-wave problems (bench/RESULTS.md); a separate whole-tile entry measured
+// 1.3-1.8 % slower than this one's data-parallel path on identical work.
 template <class Kernel>
 static __global__ void __launch_bounds__(Kernel::kThreads) sm80_gemm_kernel(typename Kernel::Params const params) {
   extern __shared__ __align__(128) char smem[];
-  Kernel::run_whole_tiles(params, smem);
+  Kernel::run_tiles(params, smem);
 }
 template <class Kernel>
 static __global__ void __launch_bounds__(Kernel::kThreads)
     sm80_gemm_split_k_kernel(typename Kernel::Params const params) {
   extern __shared__ __align__(128) char smem[];
-  Kernel::run(params, smem);
-}
-template <class Kernel>
-static __global__ void __launch_bounds__(Kernel::kThreads)
-    sm80_gemm_stream_k_kernel(typename Kernel::Params const params) {
-  extern __shared__ __align__(128) char smem[];
-  Kernel::run_stream_k(params, smem);
+  Kernel::run_split_k(params, smem);
 }
 
 // Writes the raw accumulators: the epilogue functor of split-K partials.
@@ -125,16 +120,16 @@ struct Sm80GemmKernel {
     // counter per shared tile, zero between runs (the last arrival resets it). Null otherwise.
     ElementPartial* slots;
     int* tile_counters;
-    // Stream-K (stream_k_entry): a 1-D grid of stream_k.first_tile data-parallel CTAs, then
-    // stream_k.ctas CTAs sharing the K iterations of the remaining tiles.
+    // entry(): a 1-D grid of stream_k.first_tile CTAs computing one whole tile each (the tiles of
+    // all batches, batch-major), then stream_k.ctas CTAs sharing the K iterations of the remaining
+    // tiles (none unless Stream-K runs).
     StreamKPartition stream_k;
   };
 
-  // The __global__ functions that run this kernel: whole tiles over the tile grid (one split),
-  // the tile grid with K splits, and Stream-K.
+  // The __global__ functions that run this kernel: whole tiles and Stream-K over a 1-D grid, and
+  // the tile grid with K splits (tiles, batches, splits).
   static auto entry() { return &sm80_gemm_kernel<Sm80GemmKernel>; }
   static auto split_k_entry() { return &sm80_gemm_split_k_kernel<Sm80GemmKernel>; }
-  static auto stream_k_entry() { return &sm80_gemm_stream_k_kernel<Sm80GemmKernel>; }
 
   using Accumulators = decltype(typename Config::TiledMmaType{}.get_slice(0).partition_fragment_C(
       make_shape(Int<Config::BM>{}, Int<Config::BN>{})));
@@ -142,17 +137,9 @@ struct Sm80GemmKernel {
   static_assert(kValues % 2 == 0, "the accumulator fragment holds pairs of values");
   static constexpr int64_t kSlotElements = int64_t(Config::BM) * Config::BN;
 
-  // One whole output tile per CTA: the grid is (tiles, batches, 1).
-  STRATA_DEVICE static void run_whole_tiles(Params const& p, char* smem) {
-    const TileCoord tile = p.scheduler.tile(blockIdx.x, blockIdx.y, 0);
-    Accumulators accum;
-    mainloop(p, tile, 0, (p.mainloop.k + Config::BK - 1) / Config::BK, accum, smem);
-    epilogue(p, tile, accum, smem);
-  }
-
   // One K split of one output tile per CTA: the grid is (tiles, batches, splits), splits >= 2
-  // (Gemm::run launches run_whole_tiles for one split).
-  STRATA_DEVICE static void run(Params const& p, char* smem) {
+  // (one split runs through run_tiles).
+  STRATA_DEVICE static void run_split_k(Params const& p, char* smem) {
     const TileCoord tile = p.scheduler.tile(blockIdx.x, blockIdx.y, blockIdx.z);
     const int k_tiles = (p.mainloop.k + Config::BK - 1) / Config::BK;
     const int k_begin = tile.split * p.k_tiles_per_split;
@@ -197,11 +184,12 @@ struct Sm80GemmKernel {
     Epilogue::run(out, p.mainloop.m, p.mainloop.n, tile.m * Config::BM, tile.n * Config::BN, accum, smem);
   }
 
-  // Stream-K (tile_scheduler.hpp): CTAs below first_tile compute one whole tile each; the others
-  // walk their range of iterations tile by tile. A tile covered whole goes straight to the
-  // epilogue; a shared one is added up by add_partials, and whichever of its CTAs finishes last
-  // runs its epilogue. Nobody waits on another CTA, so any number of CTAs may be resident.
-  STRATA_DEVICE static void run_stream_k(Params const& p, char* smem) {
+  // Whole tiles, then Stream-K (tile_scheduler.hpp): CTAs below first_tile compute one whole tile
+  // each; the others walk their range of iterations tile by tile. A tile covered whole goes
+  // straight to the epilogue; a shared one is added up by add_partials, and whichever of its CTAs
+  // finishes last runs its epilogue. Nobody waits on another CTA, so any number of CTAs may be
+  // resident.
+  STRATA_DEVICE static void run_tiles(Params const& p, char* smem) {
     StreamKPartition const& sk = p.stream_k;
     const int k_tiles = (p.mainloop.k + Config::BK - 1) / Config::BK;  // 0 when k == 0
     const int c = static_cast<int>(blockIdx.x);

@@ -143,6 +143,23 @@ TEST(Sm80GemmBadInput, BatchCountBeyondTheGrid) {
   EXPECT_TRUE(refused(G::can_implement(a), StatusCode::problem_too_large, {"batch_count"}));
 }
 
+// Whole tiles run over a 1-D grid of the tiles of all batches: 65536 tiles per batch times 65535
+// batches is past 2^31 - 1 (each batch alone fits), for every schedule.
+TEST(Sm80GemmBadInput, TilesOverAllBatchesBeyondTheGrid) {
+  for (Schedule schedule : {Schedule::tiles, Schedule::stream_k, Schedule::automatic}) {
+    Args a = valid();
+    a.schedule = schedule;
+    a.m = Config::BM * 65536;
+    a.n = Config::BN;
+    a.ldc = a.ldd = a.n;
+    a.batch_count = 65535;
+    a.batch_stride_d = a.batch_stride_c = int64_t(a.ldd) * a.m;
+    EXPECT_TRUE(refused(G::can_implement(a), StatusCode::problem_too_large, {"tiles", "batches"}));
+    a.batch_count = 32767;  // 2^31 - 65536 tiles: fits
+    EXPECT_TRUE(G::can_implement(a).ok()) << G::can_implement(a).message();
+  }
+}
+
 // More K splits than a grid's z dimension holds (65535) would only fail at launch.
 TEST(Sm80GemmBadInput, SplitKBeyondTheGrid) {
   Args a = valid();
