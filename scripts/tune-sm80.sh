@@ -7,8 +7,9 @@
 #   NARROW="BM,BN,BK,WM,WN,Stages" overrides the decode tile the same way for every build.
 #   SMALL="..." overrides the tile used below one wave of large tiles; SMALL=same uses each build's
 #   large tile there too (so every square runs on the tile under test).
-#   SLOT=small|medium|narrow makes the listed tiles replace that configuration instead of the large
-#   one (small: below one wave of large tiles; medium: 32 < m <= 128; narrow: m <= 32).
+#   SLOT=small|medium|thin|narrow makes the listed tiles replace that configuration instead of the
+#   large one (small: below half a wave of large tiles; medium: 64 < m <= 128; thin: 32 < m <= 64;
+#   narrow: m <= 32).
 #   NCU=1 also profiles build 0's kernel at 8192^3 with Nsight Compute (stall reasons, pipes).
 # Logs go to $OUT (default ./gpu-out; run logs carry TB/s too); a table of strata/cuBLAS TFLOP/s
 # per shape closes the run.
@@ -34,6 +35,7 @@ for i in "${!tiles[@]}"; do
       large) echo "#define STRATA_SM80_TILE ${tiles[$i]}" ;;
       small) echo "#define STRATA_SM80_SMALL_TILE ${tiles[$i]}" ;;
       medium) echo "#define STRATA_SM80_MEDIUM_TILE ${tiles[$i]}" ;;
+      thin) echo "#define STRATA_SM80_THIN_TILE ${tiles[$i]}" ;;
       narrow) echo "#define STRATA_SM80_NARROW_TILE ${tiles[$i]}" ;;
       *) echo "#error unknown SLOT ${SLOT}" ;;
     esac

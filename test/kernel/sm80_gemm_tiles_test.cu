@@ -1,6 +1,7 @@
 // The Ampere GEMM with the tiles `bench/sm80_gemm` runs (and the README's): 256 × 128 × 64 with
 // 4 × 2 warps, 128 × 256 × 64 with 2 × 4, 128 × 128 × 32 with 2 × 2 (two CTAs per SM),
-// 64 × 128 × 64 and the flat 32 × 256 × 64 decode tile. BK = 64 gives four k-blocks per K tile
+// and the decode tiles 64 × 128 × 64, 64 × 64 × 64 (1 × 4 warps, 6 stages) and 32 × 64 × 64 (1 × 4
+// warps, 8 stages). BK = 64 gives four k-blocks per K tile
 // (both register-fragment slots reused twice), and K long enough for the branch-free whole-tile
 // steps of the mainloop to run before the checked ones; the large tile also in all four operand
 // layouts. Decode shapes go through automatic, serial and parallel split-K. Every output element
@@ -67,10 +68,17 @@ TEST(Sm80GemmTiles, Medium64x128x64) {
   decode_split_k<Kernel>(1750, "64x128x64");
 }
 
-TEST(Sm80GemmTiles, Narrow32x256x64) {
+TEST(Sm80GemmTiles, Thin64x64x64) {
   STRATA_REQUIRE_SM(8, 0);
-  using Kernel = KernelFor<RowMajor, ColumnMajor, 32, 256, 64, 1, 4, 3>;
-  sweep_plain_gemm<Kernel>(kShapes, 1800, "32x256x64");
-  decode_split_k<Kernel>(1850, "32x256x64");
+  using Kernel = KernelFor<RowMajor, ColumnMajor, 64, 64, 64, 1, 4, 6>;
+  sweep_plain_gemm<Kernel>(kShapes, 1900, "64x64x64");
+  decode_split_k<Kernel>(1950, "64x64x64");
+}
+
+TEST(Sm80GemmTiles, Narrow32x64x64) {
+  STRATA_REQUIRE_SM(8, 0);
+  using Kernel = KernelFor<RowMajor, ColumnMajor, 32, 64, 64, 1, 4, 8>;
+  sweep_plain_gemm<Kernel>(kShapes, 1800, "32x64x64");
+  decode_split_k<Kernel>(1850, "32x64x64");
 }
 }  // namespace
