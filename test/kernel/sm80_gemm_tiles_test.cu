@@ -54,31 +54,32 @@ TEST(Sm80GemmTiles, Large128x256x64) {
   sweep_plain_gemm<KernelFor<RowMajor, ColumnMajor, 128, 256, 64, 2, 4, 3>>(kShapes, 1500, "128x256x64 TN");
 }
 
+// A TN tile the bench runs below one large wave or on decode shapes: the ragged sweep, then the
+// decode shapes through every split-K mode.
+template <int BM, int BN, int BK, int WM, int WN, int Stages>
+void sweep_and_decode(uint64_t seed, const char* what) {
+  using Kernel = KernelFor<RowMajor, ColumnMajor, BM, BN, BK, WM, WN, Stages>;
+  sweep_plain_gemm<Kernel>(kShapes, seed, what);
+  decode_split_k<Kernel>(seed + 50, what);
+}
+
 TEST(Sm80GemmTiles, Small128x128x32) {
   STRATA_REQUIRE_SM(8, 0);
-  using Kernel = KernelFor<RowMajor, ColumnMajor, 128, 128, 32, 2, 2, 4>;
-  sweep_plain_gemm<Kernel>(kShapes, 1600, "128x128x32");
-  decode_split_k<Kernel>(1650, "128x128x32");
+  sweep_and_decode<128, 128, 32, 2, 2, 4>(1600, "128x128x32");
 }
 
 TEST(Sm80GemmTiles, Medium64x128x64) {
   STRATA_REQUIRE_SM(8, 0);
-  using Kernel = KernelFor<RowMajor, ColumnMajor, 64, 128, 64, 2, 2, 4>;
-  sweep_plain_gemm<Kernel>(kShapes, 1700, "64x128x64");
-  decode_split_k<Kernel>(1750, "64x128x64");
+  sweep_and_decode<64, 128, 64, 2, 2, 4>(1700, "64x128x64");
 }
 
 TEST(Sm80GemmTiles, Thin64x64x64) {
   STRATA_REQUIRE_SM(8, 0);
-  using Kernel = KernelFor<RowMajor, ColumnMajor, 64, 64, 64, 1, 4, 6>;
-  sweep_plain_gemm<Kernel>(kShapes, 1900, "64x64x64");
-  decode_split_k<Kernel>(1950, "64x64x64");
+  sweep_and_decode<64, 64, 64, 1, 4, 6>(1900, "64x64x64");
 }
 
 TEST(Sm80GemmTiles, Narrow32x64x64) {
   STRATA_REQUIRE_SM(8, 0);
-  using Kernel = KernelFor<RowMajor, ColumnMajor, 32, 64, 64, 1, 4, 8>;
-  sweep_plain_gemm<Kernel>(kShapes, 1800, "32x64x64");
-  decode_split_k<Kernel>(1850, "32x64x64");
+  sweep_and_decode<32, 64, 64, 1, 4, 8>(1800, "32x64x64");
 }
 }  // namespace
