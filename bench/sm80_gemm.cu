@@ -148,16 +148,17 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   const bool large = 2 * large_tiles >= Gemm<Large>::split_k_wave();
   std::string why;
   // strata's figure is Schedule::automatic with automatic split-K (what a user would run).
-  // Stream-K forced, and for decode shapes
-  // each split-K reduction forced, are timed too, for the record, interleaved with it
+  // Stream-K forced, and the tile grid forced (m > 128) or each split-K reduction forced (decode
+  // shapes), are timed too, for the record, interleaved with it
   // (median_ms_interleaved). cuBLAS is timed on its own, back to back: interleaved with strata's
   // kernels it measured 5-20 % slower (2048^3-4096^3 and decode shapes), a cost of alternating
   // kernels that its usual figure does not carry; timed alone it is the stronger baseline.
-  double strata_ms = 0, stream_k_ms = 0, serial_ms = 0, parallel_ms = 0, cublas_ms = 0;
+  double strata_ms = 0, stream_k_ms = 0, tiles_ms = 0, serial_ms = 0, parallel_ms = 0, cublas_ms = 0;
   auto time_all = [&](auto prototype) -> bool {
     using Runner = decltype(prototype);
-    std::vector<Runner> runners(m <= 128 ? 4 : 2);
+    std::vector<Runner> runners(m <= 128 ? 4 : 3);
     runners[1].schedule = Schedule::stream_k;
+    if (m > 128) runners[2].schedule = Schedule::tiles;
     if (m <= 128) {
       runners[2].split_k_mode = SplitKMode::serial;
       runners[3].split_k_mode = SplitKMode::parallel;
@@ -174,6 +175,7 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     if (reverse) std::reverse(ms.begin(), ms.end());
     strata_ms = ms[0], stream_k_ms = ms[1];
     if (m <= 128) serial_ms = ms[2], parallel_ms = ms[3];
+    else tiles_ms = ms[2];
     cublas_ms = median_ms(cublas);
     return true;
   };
@@ -200,6 +202,7 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   state.counters["cublas_TFLOPs"] = flops / cublas_ms / 1e9;
   state.counters["ratio"] = cublas_ms / strata_ms;
   state.counters["streamk_TFLOPs"] = flops / stream_k_ms / 1e9;
+  if (m > 128) state.counters["tiles_TFLOPs"] = flops / tiles_ms / 1e9;
   if (!tf32 && g_ceiling_tflops > 0) state.counters["of_ceiling"] = flops / strata_ms / 1e9 / g_ceiling_tflops;
   if (m <= 128) {
     state.counters["strata_TBs"] = bytes / strata_ms / 1e9;

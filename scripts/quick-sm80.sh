@@ -21,7 +21,7 @@ echo "kernels with local memory (LDL/STL count):"; cat "$OUT/local-memory.txt"
 "$BUILD/bench/sm80_gemm" --benchmark_filter="$FILTER" >"$OUT/bench.log" 2>&1
 head -1 "$OUT/bench.log"
 grep -E "TFLOPs" "$OUT/bench.log" | sed -E 's/iterations:1\/manual_time//' |
-  awk '{printf "%-30s", $1; for(i=5;i<=NF;i++) if ($i ~ /strata_|streamk|cublas_|ratio/) printf " %s", $i; print ""}' |
+  awk '{printf "%-30s", $1; for(i=5;i<=NF;i++) if ($i ~ /strata_|streamk|tiles_T|cublas_|ratio/) printf " %s", $i; print ""}' |
   sed -E 's/([0-9]+\.[0-9]{2})[0-9]*/\1/g'
 # Where the local-memory instructions sit in each bf16 kernel of the large tile, against the span
 # of its mma.sync (HMMA) instructions: outside that span they cost nothing per K tile.
