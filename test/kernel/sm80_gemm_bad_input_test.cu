@@ -258,6 +258,26 @@ TEST(Sm80GemmBadInput, AutomaticScheduleChoosesByWaves) {
   EXPECT_FALSE(G::uses_stream_k(a)) << "Schedule::tiles never runs Stream-K";
 }
 
+// Whole tiles run over the 1-D grid of entry(): without Stream-K or a K split, the partition the
+// launch reads must put every tile of every batch before first_tile and share none.
+TEST(Sm80GemmBadInput, WholeTilesCoverEveryBatch) {
+  for (int batches : {1, 3}) {
+    Args a = valid();
+    a.split_k = 1;
+    a.batch_count = batches;
+    a.batch_stride_a = a.lda * a.m;
+    a.batch_stride_b = a.ldb * a.n;
+    a.batch_stride_c = a.batch_stride_d = int64_t(a.ldd) * a.m;
+    ASSERT_TRUE(G::can_implement(a).ok()) << G::can_implement(a).message();
+    const long long tiles = (a.m + Config::BM - 1) / Config::BM * ((a.n + Config::BN - 1) / Config::BN);
+    const StreamKPartition sk = G::stream_k_partition(a);
+    EXPECT_EQ(sk.first_tile, tiles * batches) << batches << " batches";
+    EXPECT_EQ(sk.ctas, 0);
+    EXPECT_EQ(G::effective_splits(a), 1);
+    EXPECT_EQ(G::workspace_size(a), 0u);
+  }
+}
+
 // Automatic split-K splits only when that shortens the run in waves × K tiles per split: a full
 // wave of tiles stays whole (two splits would be two waves of half the K, plus the reduction),
 // half a wave splits in two, and tiles × splits never passes one wave for long K.
