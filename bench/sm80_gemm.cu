@@ -183,7 +183,7 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   // many CTAs stream B (split over K where the tiles alone are too few). Up to m = 64 the tiles
   // are 64 columns wide: 224 tiles of N = 14336 fill the GPU without a split, and deep pipelines
   // (8 and 6 stages) keep B streaming (measured: m = 1 and 16 at 0.97-1.06 of cuBLAS, against
-  // 0.85-0.94 for 32 x 256 x 64; m = 64 at 0.94-1.05 against 0.89-0.94 for 64 x 128 x 64).
+  // 0.85-0.99 for 32 x 256 x 64; m = 64 at 0.94-1.05 against 0.89-0.94 for 64 x 128 x 64).
   bool ok = m <= 32              ? time_all(StrataRunner<typename Configs<T>::Narrow, T, TD>{})
             : m <= 64            ? time_all(StrataRunner<typename Configs<T>::Thin, T, TD>{})
             : m <= 128           ? time_all(StrataRunner<typename Configs<T>::Medium, T, TD>{})
