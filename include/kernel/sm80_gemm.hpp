@@ -34,9 +34,9 @@ namespace strata {
 // Gemm::run therefore also sets the attribute on the very pointer it launches.
 // Two entries per kernel, each with its own register allocation: a 1-D grid of whole tiles, then
 // Stream-K's shared ones (no shared tiles unless the schedule asks for them), and the tile grid
-// with K splits. Code for the split-K reductions in the same kernel as the plain case measured up
-// to 13 % slower on one-wave problems (bench/RESULTS.md); a separate whole-tile entry measured
-// 1.3-1.8 % slower than this one's data-parallel path on identical work.
+// with K splits, whose reductions stay out of the first entry's registers. A third entry for whole
+// tiles alone measured 1.3-1.8 % slower than the 1-D entry's data-parallel path on identical
+// work (bench/RESULTS.md).
 template <class Kernel>
 static __global__ void __launch_bounds__(Kernel::kThreads) sm80_gemm_kernel(typename Kernel::Params const params) {
   extern __shared__ __align__(128) char smem[];
