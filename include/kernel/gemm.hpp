@@ -133,11 +133,11 @@ class Gemm {
   }
 
   // The split count run() will use for `args` (split_k, or the automatic choice for 0).
-  static int effective_splits(Arguments const& a) { return uses_stream_k(a) ? 1 : tile_splits(a); }
+  static int effective_splits(Arguments const& a) { return plan(a).splits; }
 
   // Whether `args` runs Stream-K: Schedule::stream_k, or Schedule::automatic on a problem of at
   // least kStreamKMinWaves waves that split_k does not split.
-  static bool uses_stream_k(Arguments const& a) { return stream_k_wave_for(a) > 0; }
+  static bool uses_stream_k(Arguments const& a) { return plan(a).runs_stream_k; }
 
   // CTAs of this kernel's 1-D entry (whole tiles and Stream-K) the current GPU holds at once (SMs
   // × CTAs per SM); 132 if it cannot say (no GPU).
@@ -172,7 +172,7 @@ class Gemm {
       return {StatusCode::misaligned_pointer, "the workspace must be 16-byte aligned"};
     args_ = a;
     const int splits = pl.splits;
-    const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
+    const int k_tiles = k_tile_count(a);
     auto& p = params_;
     p.mainloop = {a.A, a.lda, a.B, a.ldb, a.m, a.n, a.k};
     p.epilogue = {a.D, a.ldd, a.epilogue.reads_source() ? a.C : nullptr, a.ldc, a.epilogue};
@@ -248,25 +248,39 @@ class Gemm {
            ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN);
   }
 
-  static int wave_of(const void* kernel) {
-    int device = 0, sms = 0, per_sm = 0;
+  // BK-deep K tiles (0 when k == 0).
+  static int k_tile_count(Arguments const& a) { return (a.k + Config::BK - 1) / Config::BK; }
+
+  // SMs of the current GPU; 132 if it cannot say (no GPU).
+  static int sm_count() {
+    int device = 0, sms = 0;
     if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-        detail::allow_dynamic_smem(kernel, Kernel::smem_bytes) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Kernel::kThreads, Kernel::smem_bytes) !=
-            cudaSuccess ||
-        sms <= 0 || per_sm <= 0) {
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms <= 0) {
       cudaGetLastError();  // clear it: the launch reports real errors
       return 132;
     }
-    return sms * per_sm;
+    return sms;
   }
 
-  // The wave Stream-K runs `args` over (see uses_stream_k), or 0 when it does not run Stream-K.
-  static int stream_k_wave_for(Arguments const& a) {
+  // SMs × the CTAs of `kernel` one SM holds; 132 if the GPU cannot say.
+  static int wave_of(const void* kernel) {
+    int per_sm = 0;
+    if (detail::allow_dynamic_smem(kernel, Kernel::smem_bytes) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Kernel::kThreads, Kernel::smem_bytes) !=
+            cudaSuccess ||
+        per_sm <= 0) {
+      cudaGetLastError();  // clear it: the launch reports real errors
+      return 132;
+    }
+    return sm_count() * per_sm;
+  }
+
+  // The wave Stream-K runs `args` over (see uses_stream_k), or 0 when it does not run Stream-K;
+  // `splits` is tile_splits(args).
+  static int stream_k_wave_for(Arguments const& a, int splits) {
     if (a.schedule == Schedule::stream_k) return wave();
     if (a.schedule != Schedule::automatic) return 0;
-    if (a.m <= 0 || a.n <= 0 || a.k <= 0 || a.batch_count < 1 || a.split_k > 1 || tile_splits(a) > 1) return 0;
+    if (a.m <= 0 || a.n <= 0 || a.k <= 0 || a.batch_count < 1 || a.split_k > 1 || splits > 1) return 0;
     const long long tiles = tile_count(a) * a.batch_count;
     if (tiles > std::numeric_limits<int>::max()) return 0;
     const int w = wave();
@@ -275,7 +289,7 @@ class Gemm {
 
   // The split count of the tile grid: split_k, or the automatic choice for 0.
   static int tile_splits(Arguments const& a) {
-    const int k_tiles = (a.k + Config::BK - 1) / Config::BK;
+    const int k_tiles = k_tile_count(a);
     int splits = a.split_k;
     if (splits == 0) {
       // Double the splits while tiles × splits stays within two CTAs per SM, each split keeps
@@ -283,9 +297,7 @@ class Gemm {
       // waves × K tiles per split. The last condition keeps a full wave of one-CTA-per-SM tiles
       // whole: 2 splits would run as two waves of half the K, no faster, plus the reduction
       // (measured 11 % slower on 132 tiles of 256 × 128, 3072 × 1408 × 8192).
-      int sms = 132;
-      int device = 0;
-      if (cudaGetDevice(&device) == cudaSuccess) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+      const int sms = sm_count();
       const long long tiles = tile_count(a) * a.batch_count;
       const long long w = split_k_wave();
       auto cost = [&](long long s) { return (tiles * s + w - 1) / w * ((k_tiles + s - 1) / s); };
@@ -315,14 +327,15 @@ class Gemm {
 
   static Plan plan(Arguments const& a) {
     Plan pl;
-    const int stream_k_wave = stream_k_wave_for(a);
+    const int splits = tile_splits(a);
+    const int stream_k_wave = stream_k_wave_for(a, splits);
     pl.runs_stream_k = stream_k_wave > 0;
-    pl.splits = pl.runs_stream_k ? 1 : tile_splits(a);
+    pl.splits = pl.runs_stream_k ? 1 : splits;
     if (a.m == 0 || a.n == 0) return pl;
     const long long tiles = tile_count(a) * a.batch_count;
     constexpr size_t slot_bytes = size_t(Kernel::kSlotElements) * sizeof(typename Kernel::ElementPartial);
     if (pl.runs_stream_k) {
-      pl.stream_k = StreamKPartition::make(tiles, (a.k + Config::BK - 1) / Config::BK, stream_k_wave);
+      pl.stream_k = StreamKPartition::make(tiles, k_tile_count(a), stream_k_wave);
       if (pl.stream_k.ctas > 0) {
         pl.counters_bytes = counters_for(pl.stream_k.tiles);
         pl.slots_bytes = 2 * size_t(pl.stream_k.ctas) * slot_bytes;
@@ -342,7 +355,6 @@ class Gemm {
     }
     return pl;
   }
-
 
   template <class T>
   static Status check_operand(const char* name, T const* ptr, int64_t ld, int64_t batch_stride, int contiguous_extent,
