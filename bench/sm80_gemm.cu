@@ -149,8 +149,7 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   std::string why;
   // strata's figure is Schedule::automatic with automatic split-K (what a user would run).
   // Stream-K forced, and the tile grid forced (m > 128) or each split-K reduction forced (decode
-  // shapes), are timed too, for the record, interleaved with it
-  // (median_ms_interleaved). cuBLAS is timed on its own, back to back: interleaved with strata's
+  // shapes), are timed too, for the record, interleaved with it (median_ms_interleaved). cuBLAS is timed on its own, back to back: interleaved with strata's
   // kernels it measured 5-20 % slower (2048^3-4096^3 and decode shapes), a cost of alternating
   // kernels that its usual figure does not carry; timed alone it is the stronger baseline.
   double strata_ms = 0, stream_k_ms = 0, tiles_ms = 0, serial_ms = 0, parallel_ms = 0, cublas_ms = 0;
@@ -158,10 +157,11 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     using Runner = decltype(prototype);
     std::vector<Runner> runners(m <= 128 ? 4 : 3);
     runners[1].schedule = Schedule::stream_k;
-    if (m > 128) runners[2].schedule = Schedule::tiles;
     if (m <= 128) {
       runners[2].split_k_mode = SplitKMode::serial;
       runners[3].split_k_mode = SplitKMode::parallel;
+    } else {
+      runners[2].schedule = Schedule::tiles;
     }
     for (auto& r : runners)
       if (!r.prepare(m, n, k, a, b, d.ptr, why)) return false;
