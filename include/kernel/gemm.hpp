@@ -182,7 +182,7 @@ class Gemm {
     p.batch_stride_d = a.batch_stride_d;
     p.scheduler = GroupedTileScheduler::make(a.m, a.n, Config::BM, Config::BN, a.batch_count, splits, a.raster_group,
                                              a.raster_order);
-    p.k_tiles_per_split = splits > 1 ? (k_tiles + splits - 1) / splits : (k_tiles > 0 ? k_tiles : 1);
+    p.k_tiles_per_split = (k_tiles + splits - 1) / splits;  // read by the split-K entry only
     char* ws = static_cast<char*>(workspace);
     using Partial = typename Kernel::ElementPartial;
     p.tile_counters = pl.counters_bytes > 0 ? reinterpret_cast<int*>(ws) : nullptr;

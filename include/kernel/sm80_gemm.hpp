@@ -110,7 +110,7 @@ struct Sm80GemmKernel {
     Sm80EpilogueArguments<TD, TD, Functor> epilogue;
     int64_t batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
     GroupedTileScheduler scheduler;
-    int k_tiles_per_split;
+    int k_tiles_per_split;  // split_k_entry(): K tiles of each split but the last
     // Parallel split-K only: splits × batches × m × partials_ld accumulators, reduced by a second
     // kernel.
     ElementPartial* partials;
