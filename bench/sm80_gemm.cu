@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include <kernel/gemm.hpp>
+#include <kernel/sm80_auto_gemm.hpp>
 
 #include "gemm_bench.cuh"
 #include "mma_ceiling.cuh"
@@ -29,45 +29,34 @@ double g_ceiling_tflops = 0;  // the mma.sync loop of mma_ceiling.cuh on this GP
 
 // A row-major (m × k), B column-major (k × n): both K-major, the layout LLM weights use.
 template <class T, int BM, int BN, int BK, int WM, int WN, int Stages>
-using TnKernel = Sm80GemmKernel<Sm80GemmConfig<T, T, RowMajor, ColumnMajor, BM, BN, BK, WM, WN, Stages>,
-                                std::conditional_t<std::is_same_v<T, float>, float, T>, LinearCombination>;
+using TnConfig = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, BM, BN, BK, WM, WN, Stages>;
 
-// The configuration per element type, and a smaller-tile one for problems with few tiles. The
-// 16-bit tiles can be overridden when building, to tune: `#define STRATA_SM80_TILE BM, BN, BK, WM,
-// WN, Stages` in a header passed with -include (nvcc splits -D values at commas).
-#ifndef STRATA_SM80_TILE
-#define STRATA_SM80_TILE 256, 128, 64, 4, 2, 3
-#endif
-#ifndef STRATA_SM80_SMALL_TILE
-#define STRATA_SM80_SMALL_TILE 128, 128, 32, 2, 2, 4
-#endif
-#ifndef STRATA_SM80_MEDIUM_TILE
-#define STRATA_SM80_MEDIUM_TILE 64, 128, 64, 2, 2, 4
-#endif
-#ifndef STRATA_SM80_THIN_TILE
-#define STRATA_SM80_THIN_TILE 64, 64, 64, 1, 4, 6
-#endif
-#ifndef STRATA_SM80_NARROW_TILE
-#define STRATA_SM80_NARROW_TILE 32, 64, 64, 1, 4, 8
-#endif
-// 16-bit inputs (half, bfloat16).
+// strata's figure is what a user of Sm80AutoGemm gets: the library's tile set (Sm80Tiles) and its
+// choice per shape. The 16-bit tiles can be overridden when building, to tune: `#define
+// STRATA_SM80_TILE BM, BN, BK, WM, WN, Stages` (and _SMALL_, _MEDIUM_, _THIN_, _NARROW_) in a
+// header passed with -include (nvcc splits -D values at commas); scripts/tune-sm80.sh does that.
+template <class T, bool = sizeof(T) == 2>
+struct BenchTiles : Sm80Tiles<T> {};
 template <class T>
-struct Configs {
-  using Large = TnKernel<T, STRATA_SM80_TILE>;
-  using Small = TnKernel<T, STRATA_SM80_SMALL_TILE>;
-  using Medium = TnKernel<T, STRATA_SM80_MEDIUM_TILE>;
-  using Thin = TnKernel<T, STRATA_SM80_THIN_TILE>;
-  using Narrow = TnKernel<T, STRATA_SM80_NARROW_TILE>;
+struct BenchTiles<T, true> : Sm80Tiles<T> {
+#ifdef STRATA_SM80_TILE
+  using Large = TnConfig<T, STRATA_SM80_TILE>;
+#endif
+#ifdef STRATA_SM80_SMALL_TILE
+  using Small = TnConfig<T, STRATA_SM80_SMALL_TILE>;
+#endif
+#ifdef STRATA_SM80_MEDIUM_TILE
+  using Medium = TnConfig<T, STRATA_SM80_MEDIUM_TILE>;
+#endif
+#ifdef STRATA_SM80_THIN_TILE
+  using Thin = TnConfig<T, STRATA_SM80_THIN_TILE>;
+#endif
+#ifdef STRATA_SM80_NARROW_TILE
+  using Narrow = TnConfig<T, STRATA_SM80_NARROW_TILE>;
+#endif
 };
-// tf32: one tile everywhere (128-byte K rows of floats).
-template <>
-struct Configs<float> {
-  using Large = TnKernel<float, 128, 128, 32, 2, 2, 3>;
-  using Small = Large;
-  using Medium = Large;
-  using Thin = Large;
-  using Narrow = Large;
-};
+template <class T>
+using AutoGemmFor = Sm80AutoGemm<BenchTiles<T>, std::conditional_t<std::is_same_v<T, float>, float, T>>;
 
 template <class T>
 const char* type_name() {
@@ -78,17 +67,17 @@ const char* type_name() {
 
 // Runs one strata kernel on input set `i`; returns false (and says why) if refused. Each input set
 // has its own GEMM, initialized once (as a model layer would hold it) and run many times.
-template <class Kernel, class T, class TD>
+template <class G, class T, class TD>
 struct StrataRunner {
-  std::vector<Gemm<Kernel>> gemms;
+  std::vector<G> gemms;
   std::unique_ptr<DeviceArray<char>> workspace;
   Schedule schedule = Schedule::automatic;
   SplitKMode split_k_mode = SplitKMode::automatic;
 
   bool prepare(int m, int n, int k, std::vector<T*> const& a, std::vector<T*> const& b, TD* d, std::string& why) {
-    std::vector<typename Gemm<Kernel>::Arguments> args;
+    std::vector<typename G::Arguments> args;
     for (size_t i = 0; i < a.size(); ++i) {
-      typename Gemm<Kernel>::Arguments x;
+      typename G::Arguments x;
       x.m = m; x.n = n; x.k = k;
       x.A = a[i]; x.lda = k; x.B = b[i]; x.ldb = k; x.D = d; x.ldd = n;
       x.epilogue = {{1.f, 0.f}};
@@ -97,7 +86,7 @@ struct StrataRunner {
       x.split_k_mode = split_k_mode;
       args.push_back(x);
     }
-    const size_t ws = Gemm<Kernel>::workspace_size(args[0]);
+    const size_t ws = G::workspace_size(args[0]);
     workspace = std::make_unique<DeviceArray<char>>(int64_t(ws));
     gemms.resize(args.size());
     for (size_t i = 0; i < args.size(); ++i) {
@@ -136,16 +125,6 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     cublas_gemm(handle, m, n, k, a[size_t(i) % a.size()], true, k, b[size_t(i) % b.size()], false, k, d_ref.ptr, n, tf32);
   };
 
-  // The large tile runs one CTA per SM. From half a wave of its tiles up it is the faster one
-  // (2048^3 bf16, 128 tiles: 379 TFLOP/s against 353-365 on 128x128x32; 1536x1408x8192, 66 tiles
-  // split in two: 384 against 373-384); below that the smaller tile (two CTAs per SM) keeps more
-  // SMs busy (1024^3: 81-84 against 70). Until automatic split-K counted waves, the large tile's
-  // full wave was split in two and ran 2048^3 at 253.
-  using Large = typename Configs<T>::Large;
-  using LargeConfig = typename Large::Config;
-  const long long large_tiles =
-      (m + LargeConfig::BM - 1) / LargeConfig::BM * ((n + LargeConfig::BN - 1) / LargeConfig::BN);
-  const bool large = 2 * large_tiles >= Gemm<Large>::split_k_wave();
   std::string why;
   // strata's figure is Schedule::automatic with automatic split-K (what a user would run).
   // Stream-K forced, and the tile grid forced (m > 128) or each split-K reduction forced (decode
@@ -179,22 +158,17 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     cublas_ms = median_ms(cublas);
     return true;
   };
-  // Decode shapes (few rows): flat tiles, so little MMA work goes to rows that do not exist and
-  // many CTAs stream B (split over K where the tiles alone are too few). Up to m = 64 the tiles
-  // are 64 columns wide: 224 tiles of N = 14336 fill the GPU without a split, and deep pipelines
-  // (8 and 6 stages) keep B streaming (measured: m = 1 and 16 at 0.97-1.06 of cuBLAS, against
-  // 0.85-0.99 for 32 x 256 x 64; m = 64 at 0.94-1.05 against 0.89-0.94 for 64 x 128 x 64).
-  bool ok = m <= 32              ? time_all(StrataRunner<typename Configs<T>::Narrow, T, TD>{})
-            : m <= 64            ? time_all(StrataRunner<typename Configs<T>::Thin, T, TD>{})
-            : m <= 128           ? time_all(StrataRunner<typename Configs<T>::Medium, T, TD>{})
-            : large              ? time_all(StrataRunner<Large, T, TD>{})
-                                 : time_all(StrataRunner<typename Configs<T>::Small, T, TD>{});
+  using Auto = AutoGemmFor<T>;
+  const bool ok = time_all(StrataRunner<Auto, T, TD>{});
   cublasDestroy(handle);
   if (!ok) {
     state.SkipWithError(("strata refused: " + why).c_str());
     return;
   }
   for (auto _ : state) state.SetIterationTime(strata_ms / 1e3);
+  typename Auto::Arguments shape;
+  shape.m = m, shape.n = n, shape.k = k;
+  state.SetLabel(sm80_tile_class_name(Auto::tile_class(shape)));
 
   const double flops = 2.0 * m * n * k;
   const double bytes = double(per_set) + double(m) * n * sizeof(TD);

@@ -59,6 +59,30 @@ enum class SplitKMode { automatic, serial, parallel };
 enum class Schedule { tiles, stream_k, automatic };
 inline constexpr int kStreamKMinWaves = 8;
 
+// What a GEMM computes and where: D = epilogue(A·B, C), m × n × k, batch_count times.
+template <class ElementA, class ElementB, class ElementC, class ElementD, class Functor>
+struct GemmArguments {
+  int m = 0, n = 0, k = 0;
+  ElementA const* A = nullptr;
+  int64_t lda = 0;
+  ElementB const* B = nullptr;
+  int64_t ldb = 0;
+  ElementC const* C = nullptr;  // may be null when the epilogue does not read C (beta == 0)
+  int64_t ldc = 0;
+  ElementD* D = nullptr;
+  int64_t ldd = 0;
+  Functor epilogue = {};
+  int batch_count = 1;
+  int64_t batch_stride_a = 0, batch_stride_b = 0, batch_stride_c = 0, batch_stride_d = 0;
+  int split_k = 1;  // K splits; 0 picks one so that the grid fills the GPU
+  SplitKMode split_k_mode = SplitKMode::automatic;
+  Schedule schedule = Schedule::tiles;
+  // The order CTAs take output tiles in (tile_scheduler.hpp): `raster_group` tile rows walked
+  // together across N (along_n), or tile columns across M (along_m), for L2 reuse.
+  RasterOrder raster_order = RasterOrder::along_n;
+  int raster_group = 8;
+};
+
 template <class Kernel>
 class Gemm {
  public:
@@ -69,27 +93,9 @@ class Gemm {
   using ElementD = typename Kernel::ElementD;
   using Functor = typename Kernel::Functor;
 
-  struct Arguments {
-    int m = 0, n = 0, k = 0;
-    ElementA const* A = nullptr;
-    int64_t lda = 0;
-    ElementB const* B = nullptr;
-    int64_t ldb = 0;
-    ElementC const* C = nullptr;  // may be null when the epilogue does not read C (beta == 0)
-    int64_t ldc = 0;
-    ElementD* D = nullptr;
-    int64_t ldd = 0;
-    Functor epilogue = {};
-    int batch_count = 1;
-    int64_t batch_stride_a = 0, batch_stride_b = 0, batch_stride_c = 0, batch_stride_d = 0;
-    int split_k = 1;  // K splits; 0 picks one so that the grid fills the GPU
-    SplitKMode split_k_mode = SplitKMode::automatic;
-    Schedule schedule = Schedule::tiles;
-    // The order CTAs take output tiles in (tile_scheduler.hpp): `raster_group` tile rows walked
-    // together across N (along_n), or tile columns across M (along_m), for L2 reuse.
-    RasterOrder raster_order = RasterOrder::along_n;
-    int raster_group = 8;
-  };
+  // The same type for every kernel with these element types and epilogue, so one Arguments
+  // value can go to any of them (Sm80AutoGemm picks among several).
+  using Arguments = GemmArguments<ElementA, ElementB, ElementC, ElementD, Functor>;
 
   // Whether this kernel can compute `args`, and if not, why.
   static Status can_implement(Arguments const& a) {

@@ -102,10 +102,11 @@ struct ProblemLayout {
 
 // A problem on the device: operands as the kernel's majorness says (padding and gaps random too,
 // so reading them shows), D poisoned everywhere, optionally a random C, and the double-precision
-// reference of A·B (ref) with Σ|a·b| (absref) for the tolerance.
-template <class Kernel>
+// reference of A·B (ref) with Σ|a·b| (absref) for the tolerance. `G` runs it: Gemm<Kernel>, or
+// anything with its host interface and Arguments (Sm80AutoGemm over tiles of Kernel's types).
+template <class Kernel, class G_ = Gemm<Kernel>>
 struct GemmProblem {
-  using G = Gemm<Kernel>;
+  using G = G_;
   using TA = typename Kernel::ElementA;
   using TB = typename Kernel::ElementB;
   using TD = typename Kernel::ElementD;

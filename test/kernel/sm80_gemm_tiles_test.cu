@@ -1,11 +1,13 @@
-// The Ampere GEMM with the tiles `bench/sm80_gemm` runs (and the README's): 256 × 128 × 64 with
-// 4 × 2 warps, 128 × 256 × 64 with 2 × 4, 128 × 128 × 32 with 2 × 2 (two CTAs per SM),
-// and the decode tiles 64 × 128 × 64, 64 × 64 × 64 (1 × 4 warps, 6 stages) and 32 × 64 × 64 (1 × 4
-// warps, 8 stages). BK = 64 gives four k-blocks per K tile
+// The Ampere GEMM with the tiles of Sm80Tiles (what Sm80AutoGemm and `bench/sm80_gemm` run):
+// 256 × 128 × 64 with 4 × 2 warps, 128 × 128 × 32 with 2 × 2 (two CTAs per SM), and the decode
+// tiles 64 × 128 × 64, 64 × 64 × 64 (1 × 4 warps, 6 stages) and 32 × 64 × 64 (1 × 4 warps, 8
+// stages); also the README's 128 × 256 × 64 with 2 × 4, and Sm80AutoGemm itself. BK = 64 gives four k-blocks per K tile
 // (both register-fragment slots reused twice), and K long enough for the branch-free whole-tile
 // steps of the mainloop to run before the checked ones; the large tile also in all four operand
 // layouts. Decode shapes go through automatic, serial and parallel split-K. Every output element
 // is checked against a double reference; outputs are poisoned before each run.
+#include <kernel/sm80_auto_gemm.hpp>
+
 #include "sm80_gemm_harness.cuh"
 
 namespace {
@@ -13,8 +15,11 @@ using namespace strata;
 using namespace strata::test;
 using T = __nv_bfloat16;
 
+template <class Config>
+using KernelOf = Sm80GemmKernel<Config, T, LinearCombination>;
 template <class LayoutA, class LayoutB, int BM, int BN, int BK, int WM, int WN, int Stages>
-using KernelFor = Sm80GemmKernel<Sm80GemmConfig<T, T, LayoutA, LayoutB, BM, BN, BK, WM, WN, Stages>, T, LinearCombination>;
+using KernelFor = KernelOf<Sm80GemmConfig<T, T, LayoutA, LayoutB, BM, BN, BK, WM, WN, Stages>>;
+using Tiles = Sm80Tiles<T>;
 
 // Ragged in every dimension; 1000 and 2048 in K are 16 and 32 K tiles of 64 (whole-tile steps),
 // 77 a single ragged one.
@@ -43,10 +48,10 @@ void decode_split_k(uint64_t seed, const char* what) {
 
 TEST(Sm80GemmTiles, Large256x128x64) {
   STRATA_REQUIRE_SM(8, 0);
-  sweep_plain_gemm<KernelFor<RowMajor, ColumnMajor, 256, 128, 64, 4, 2, 3>>(kShapes, 1100, "256x128x64 TN");
-  sweep_plain_gemm<KernelFor<RowMajor, RowMajor, 256, 128, 64, 4, 2, 3>>(kShapes, 1200, "256x128x64 TT");
-  sweep_plain_gemm<KernelFor<ColumnMajor, ColumnMajor, 256, 128, 64, 4, 2, 3>>(kShapes, 1300, "256x128x64 NN");
-  sweep_plain_gemm<KernelFor<ColumnMajor, RowMajor, 256, 128, 64, 4, 2, 3>>(kShapes, 1400, "256x128x64 NT");
+  sweep_plain_gemm<KernelOf<Sm80Tiles<T, RowMajor, ColumnMajor>::Large>>(kShapes, 1100, "256x128x64 TN");
+  sweep_plain_gemm<KernelOf<Sm80Tiles<T, RowMajor, RowMajor>::Large>>(kShapes, 1200, "256x128x64 TT");
+  sweep_plain_gemm<KernelOf<Sm80Tiles<T, ColumnMajor, ColumnMajor>::Large>>(kShapes, 1300, "256x128x64 NN");
+  sweep_plain_gemm<KernelOf<Sm80Tiles<T, ColumnMajor, RowMajor>::Large>>(kShapes, 1400, "256x128x64 NT");
 }
 
 TEST(Sm80GemmTiles, Large128x256x64) {
@@ -56,30 +61,111 @@ TEST(Sm80GemmTiles, Large128x256x64) {
 
 // A TN tile the bench runs below one large wave or on decode shapes: the ragged sweep, then the
 // decode shapes through every split-K mode.
-template <int BM, int BN, int BK, int WM, int WN, int Stages>
+template <class Config>
 void sweep_and_decode(uint64_t seed, const char* what) {
-  using Kernel = KernelFor<RowMajor, ColumnMajor, BM, BN, BK, WM, WN, Stages>;
+  using Kernel = KernelOf<Config>;
   sweep_plain_gemm<Kernel>(kShapes, seed, what);
   decode_split_k<Kernel>(seed + 50, what);
 }
 
 TEST(Sm80GemmTiles, Small128x128x32) {
   STRATA_REQUIRE_SM(8, 0);
-  sweep_and_decode<128, 128, 32, 2, 2, 4>(1600, "128x128x32");
+  sweep_and_decode<Tiles::Small>(1600, "128x128x32");
 }
 
 TEST(Sm80GemmTiles, Medium64x128x64) {
   STRATA_REQUIRE_SM(8, 0);
-  sweep_and_decode<64, 128, 64, 2, 2, 4>(1700, "64x128x64");
+  sweep_and_decode<Tiles::Medium>(1700, "64x128x64");
 }
 
 TEST(Sm80GemmTiles, Thin64x64x64) {
   STRATA_REQUIRE_SM(8, 0);
-  sweep_and_decode<64, 64, 64, 1, 4, 6>(1900, "64x64x64");
+  sweep_and_decode<Tiles::Thin>(1900, "64x64x64");
 }
 
 TEST(Sm80GemmTiles, Narrow32x64x64) {
   STRATA_REQUIRE_SM(8, 0);
-  sweep_and_decode<32, 64, 64, 1, 4, 8>(1800, "32x64x64");
+  sweep_and_decode<Tiles::Narrow>(1800, "32x64x64");
+}
+
+// Sm80AutoGemm: each class of its rule, chosen and run with automatic split-K and schedule, the
+// way the bench runs it; beta != 0 and batches on some; every element checked.
+template <class Auto, class Kernel>
+void auto_gemm_case(Shape3 s, ProblemLayout layout, Sm80TileClass want, uint64_t seed, const char* what) {
+  GemmProblem<Kernel, Auto> p(s, seed, layout);
+  auto args = p.arguments();
+  const float alpha = 1.5f, beta = layout.with_c ? -0.75f : 0.f;
+  args.epilogue = LinearCombination{{alpha, beta}};
+  args.split_k = 0;
+  args.schedule = Schedule::automatic;
+  const std::string label = std::string(what) + ", " + std::to_string(layout.batches) + " batch(es)" +
+                            (layout.with_c ? ", beta" : "");
+  EXPECT_EQ(Auto::tile_class(args), want) << label << " " << describe(s);
+  const Status st = Auto::can_implement(args);
+  ASSERT_TRUE(bool(st)) << label << " " << describe(s) << ": " << st.message();
+  ASSERT_TRUE(bool(p.run(args))) << label << " " << describe(s);
+  p.check([&](int i, int j, int bt, double ref) { return alpha * ref + (beta != 0 ? beta * p.source(i, j, bt) : 0.0); },
+          label, alpha);
+}
+
+// One problem per class. The large class needs half a wave of 256 × 128 tiles, so its problems
+// are sized from this GPU's wave (132 CTAs without a GPU, one per SM on an H200).
+template <class LayoutA, class LayoutB>
+void auto_gemm_classes(uint64_t seed, const char* what) {
+  using Set = Sm80Tiles<T, LayoutA, LayoutB>;
+  using Auto = Sm80AutoGemm<Set, T>;
+  using Kernel = KernelOf<typename Set::Large>;
+  const int wave = Gemm<Kernel>::split_k_wave();
+  const int large_n = ((wave + 1) / 2 + 7) / 8 * 128;  // 8 tile rows of 256: at least half a wave
+  auto_gemm_case<Auto, Kernel>({17, 1000, 2048}, {}, Sm80TileClass::narrow, seed + 1, what);
+  auto_gemm_case<Auto, Kernel>({48, 777, 4097}, {.with_c = true}, Sm80TileClass::thin, seed + 2, what);
+  auto_gemm_case<Auto, Kernel>({100, 1000, 1000}, {.batches = 3, .with_c = true}, Sm80TileClass::medium, seed + 3,
+                               what);
+  auto_gemm_case<Auto, Kernel>({300, 300, 2048}, {.with_c = true}, Sm80TileClass::small, seed + 4, what);
+  auto_gemm_case<Auto, Kernel>({2048 - 5, large_n - 3, 333}, {}, Sm80TileClass::large, seed + 5, what);
+  // Small problems that are many: their tiles over all batches count.
+  const int batches = (wave + 1) / 2;  // one 256 × 128 tile each
+  auto_gemm_case<Auto, Kernel>({129, 128, 64}, {.batches = batches}, Sm80TileClass::large, seed + 6, what);
+}
+
+TEST(Sm80AutoGemm, EveryClassTN) {
+  STRATA_REQUIRE_SM(8, 0);
+  auto_gemm_classes<RowMajor, ColumnMajor>(2000, "auto TN");
+}
+
+// Column-major A: the narrow class runs the thin tile (an M-major tile needs 64 rows).
+TEST(Sm80AutoGemm, EveryClassNT) {
+  STRATA_REQUIRE_SM(8, 0);
+  static_assert(std::is_same_v<Sm80Tiles<T, ColumnMajor, RowMajor>::Narrow, Sm80Tiles<T, ColumnMajor, RowMajor>::Thin>);
+  auto_gemm_classes<ColumnMajor, RowMajor>(2100, "auto NT");
+}
+
+// Without a GPU too: the class follows sm80_tile_class over the large tiles of all batches, and a
+// refusal comes from the chosen configuration, with its message, before anything runs.
+TEST(Sm80AutoGemm, ChoosesAndRefusesOnTheHost) {
+  using Auto = Sm80AutoGemm<Tiles, T>;
+  const long long wave = Gemm<KernelOf<Tiles::Large>>::split_k_wave();
+  Auto::Arguments a;
+  a.k = 4096;
+  for (int m : {1, 32, 33, 64, 65, 128, 129, 1000, 8192}) {
+    for (int n : {64, 4096, 14336}) {
+      for (int batches : {1, 4, 100}) {
+        a.m = m, a.n = n, a.batch_count = batches;
+        const long long tiles = (m + 255LL) / 256 * ((n + 127LL) / 128) * batches;
+        EXPECT_EQ(Auto::tile_class(a), sm80_tile_class(m, tiles, wave)) << m << " x " << n << " x " << batches;
+      }
+    }
+  }
+  a = {};
+  a.m = 16, a.n = 4096, a.k = 4096;
+  alignas(16) static T dummy[16];
+  a.A = dummy, a.B = dummy, a.D = dummy;
+  a.lda = 4100, a.ldb = 4096, a.ldd = 4096;  // lda not a multiple of 8 elements
+  const Status st = Auto::can_implement(a);
+  EXPECT_EQ(st.code(), StatusCode::misaligned_leading_dim) << st.message();
+  EXPECT_NE(st.message().find("lda"), std::string::npos) << st.message();
+  Auto gemm;
+  EXPECT_EQ(gemm.initialize(a).code(), StatusCode::misaligned_leading_dim);
+  EXPECT_EQ(gemm.run().code(), StatusCode::not_initialized);
 }
 }  // namespace

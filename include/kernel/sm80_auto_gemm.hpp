@@ -1,0 +1,189 @@
+// Strata floor 4: one GEMM object over a set of Ampere tile configurations, choosing per problem
+// the one that was measured fastest for its shape (bench/RESULTS.md, H200):
+//
+//   using G = strata::Sm80AutoGemm<strata::Sm80Tiles<__nv_bfloat16>, __nv_bfloat16>;
+//   G::Arguments args;                          // the same fields as Gemm<Kernel>::Arguments
+//   ... sizes, pointers, epilogue ...
+//   args.split_k = 0;                           // let the chosen kernel split K where it helps
+//   args.schedule = strata::Schedule::automatic;
+//   G gemm;
+//   gemm.initialize(args, workspace, G::workspace_size(args), stream);
+//   gemm.run(stream);
+//
+// A tile set is any type naming five Sm80GemmConfig types of the same element types and layouts,
+// one per Sm80TileClass (they may repeat): Narrow, Thin, Medium, Small, Large. Sm80Tiles is the
+// measured one; a user tuning for another GPU writes their own. Every configuration is
+// instantiated (compiled) once per Sm80AutoGemm type.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+
+#include "gemm.hpp"
+
+namespace strata {
+
+// The shape classes a tile set covers: decode problems by their row count, larger ones by how
+// many of the large configuration's tiles they make.
+enum class Sm80TileClass { narrow, thin, medium, small, large };
+
+// The class of an m-row problem whose output, cut into the large configuration's tiles, makes
+// `large_tiles` tiles over all batches, on a GPU holding `large_wave` CTAs of the large
+// configuration's split-K entry at once (SMs × CTAs per SM):
+//   m <= 32: narrow, m <= 64: thin, m <= 128: medium. Decode shapes: flat tiles keep many CTAs
+//     streaming B, and little MMA work goes to rows that do not exist;
+//   m > 128: large from half a wave of large tiles up (one wave, or split-K, fills the GPU with
+//     the most efficient tile), small below (smaller tiles, two CTAs per SM, more SMs busy).
+// Measured on the H200 with Sm80Tiles (bf16): 2048^3 (128 large tiles) 379 TFLOP/s on the large
+// tile against 353-365 on the small; 1024^3 (32) 81-84 on the small against 70; m = 1 and 16 on
+// 32 x 64 x 64 at 0.97-1.06 of cuBLAS's TB/s against 0.85-0.99 on 32 x 256 x 64; m = 64 on 64 x 64
+// x 64 at 0.94-1.05 against 0.89-0.94 on 64 x 128 x 64.
+constexpr Sm80TileClass sm80_tile_class(long long m, long long large_tiles, long long large_wave) {
+  if (m <= 32) return Sm80TileClass::narrow;
+  if (m <= 64) return Sm80TileClass::thin;
+  if (m <= 128) return Sm80TileClass::medium;
+  return 2 * large_tiles >= large_wave ? Sm80TileClass::large : Sm80TileClass::small;
+}
+
+constexpr const char* sm80_tile_class_name(Sm80TileClass c) {
+  switch (c) {
+    case Sm80TileClass::narrow: return "narrow";
+    case Sm80TileClass::thin: return "thin";
+    case Sm80TileClass::medium: return "medium";
+    case Sm80TileClass::small: return "small";
+    default: return "large";
+  }
+}
+
+namespace detail {
+template <class T, class LayoutA, class LayoutB, int BM, int BN, int BK, int WM, int WN, int Stages>
+using Sm80TileConfig = Sm80GemmConfig<T, T, LayoutA, LayoutB, BM, BN, BK, WM, WN, Stages>;
+}  // namespace detail
+
+// The tiles the bench measured best on the H200 for 16-bit inputs (half, bfloat16):
+//   Large  256 × 128 × 64, 4 × 2 warps of 64 × 64, 3 stages (one CTA per SM);
+//   Small  128 × 128 × 32, 2 × 2 warps, 4 stages (two CTAs per SM);
+//   Medium  64 × 128 × 64, 2 × 2 warps, 4 stages;
+//   Thin    64 ×  64 × 64, 1 × 4 warps, 6 stages;
+//   Narrow  32 ×  64 × 64, 1 × 4 warps, 8 stages (Thin when A is column-major: an M-major tile
+//           needs 64 rows, 128 bytes).
+// tf32 (float) and int8 run one tile for every class (the only ones measured and tested).
+template <class T, class LayoutA = RowMajor, class LayoutB = ColumnMajor>
+struct Sm80Tiles {
+  static_assert(sizeof(T) == 2, "Sm80Tiles: this primary template is for 16-bit inputs (half, bfloat16)");
+  using Large = detail::Sm80TileConfig<T, LayoutA, LayoutB, 256, 128, 64, 4, 2, 3>;
+  using Small = detail::Sm80TileConfig<T, LayoutA, LayoutB, 128, 128, 32, 2, 2, 4>;
+  using Medium = detail::Sm80TileConfig<T, LayoutA, LayoutB, 64, 128, 64, 2, 2, 4>;
+  using Thin = detail::Sm80TileConfig<T, LayoutA, LayoutB, 64, 64, 64, 1, 4, 6>;
+  using Narrow = std::conditional_t<std::is_same_v<LayoutA, RowMajor>,
+                                    detail::Sm80TileConfig<T, LayoutA, LayoutB, 32, 64, 64, 1, 4, 8>, Thin>;
+};
+template <class LayoutA, class LayoutB>
+struct Sm80Tiles<float, LayoutA, LayoutB> {
+  using Large = detail::Sm80TileConfig<float, LayoutA, LayoutB, 128, 128, 32, 2, 2, 3>;
+  using Small = Large;
+  using Medium = Large;
+  using Thin = Large;
+  using Narrow = Large;
+};
+template <class LayoutA, class LayoutB>
+struct Sm80Tiles<int8_t, LayoutA, LayoutB> {
+  using Large = detail::Sm80TileConfig<int8_t, LayoutA, LayoutB, 128, 128, 64, 2, 2, 4>;
+  using Small = Large;
+  using Medium = Large;
+  using Thin = Large;
+  using Narrow = Large;
+};
+
+template <class Tiles, class TD, class Functor = LinearCombination>
+class Sm80AutoGemm {
+  template <class Config>
+  using GemmOf = Gemm<Sm80GemmKernel<Config, TD, Functor>>;
+  // In Sm80TileClass order.
+  using Gemms = std::tuple<GemmOf<typename Tiles::Narrow>, GemmOf<typename Tiles::Thin>,
+                           GemmOf<typename Tiles::Medium>, GemmOf<typename Tiles::Small>,
+                           GemmOf<typename Tiles::Large>>;
+  using LargeGemm = std::tuple_element_t<4, Gemms>;
+  template <class G>
+  static constexpr bool same_problem_types =
+      std::is_same_v<typename G::Arguments, typename LargeGemm::Arguments> &&
+      std::is_same_v<typename G::Config::LayoutTagA, typename LargeGemm::Config::LayoutTagA> &&
+      std::is_same_v<typename G::Config::LayoutTagB, typename LargeGemm::Config::LayoutTagB>;
+  static_assert(same_problem_types<std::tuple_element_t<0, Gemms>> && same_problem_types<std::tuple_element_t<1, Gemms>> &&
+                    same_problem_types<std::tuple_element_t<2, Gemms>> && same_problem_types<std::tuple_element_t<3, Gemms>>,
+                "Sm80AutoGemm: every configuration of the tile set must have the same element types and layouts");
+
+ public:
+  using Arguments = typename LargeGemm::Arguments;
+
+  // The class, and so the configuration, that `args` runs on.
+  static Sm80TileClass tile_class(Arguments const& a) {
+    using Large = typename Tiles::Large;
+    const long long tiles = (static_cast<long long>(a.m) + Large::BM - 1) / Large::BM *
+                            ((static_cast<long long>(a.n) + Large::BN - 1) / Large::BN) *
+                            (a.batch_count > 1 ? a.batch_count : 1);
+    return sm80_tile_class(a.m, tiles, LargeGemm::split_k_wave());
+  }
+
+  // As Gemm<Kernel>::can_implement, for the configuration `args` runs on.
+  static Status can_implement(Arguments const& a) {
+    return visit(tile_class(a), [&](auto* g) { return std::remove_pointer_t<decltype(g)>::can_implement(a); });
+  }
+
+  // As Gemm<Kernel>::workspace_size, for the configuration `args` runs on.
+  static size_t workspace_size(Arguments const& a) {
+    return visit(tile_class(a), [&](auto* g) { return std::remove_pointer_t<decltype(g)>::workspace_size(a); });
+  }
+
+  // Chooses the configuration for `args` and initializes it (Gemm<Kernel>::initialize).
+  Status initialize(Arguments const& a, void* workspace = nullptr, size_t workspace_bytes = 0,
+                    cudaStream_t stream = nullptr) {
+    chosen_ = -1;
+    const Sm80TileClass c = tile_class(a);
+    Status s = visit(c, [&](auto* g) { return g->initialize(a, workspace, workspace_bytes, stream); }, gemms_);
+    if (s) chosen_ = static_cast<int>(c);
+    return s;
+  }
+
+  // Runs the prepared GEMM on `stream`.
+  Status run(cudaStream_t stream = nullptr) const {
+    if (chosen_ < 0) return {StatusCode::not_initialized, "run() before a successful initialize()"};
+    return visit(static_cast<Sm80TileClass>(chosen_), [&](auto* g) { return g->run(stream); }, gemms_);
+  }
+
+  // initialize + run.
+  Status operator()(Arguments const& a, void* workspace = nullptr, size_t workspace_bytes = 0,
+                    cudaStream_t stream = nullptr) {
+    if (Status s = initialize(a, workspace, workspace_bytes, stream); !s) return s;
+    return run(stream);
+  }
+
+ private:
+  // f(pointer to the Gemm of class c): into `gemms` when given, else a null pointer of its type
+  // (for the static members).
+  template <class F, class Tuple = std::nullptr_t>
+  static auto visit(Sm80TileClass c, F&& f, Tuple&& gemms = nullptr) {
+    auto at = [&]<size_t I>(std::integral_constant<size_t, I>) {
+      using G = std::tuple_element_t<I, Gemms>;
+      if constexpr (std::is_same_v<std::decay_t<Tuple>, std::nullptr_t>) {
+        return f(static_cast<G*>(nullptr));
+      } else {
+        return f(&std::get<I>(gemms));
+      }
+    };
+    switch (c) {
+      case Sm80TileClass::narrow: return at(std::integral_constant<size_t, 0>{});
+      case Sm80TileClass::thin: return at(std::integral_constant<size_t, 1>{});
+      case Sm80TileClass::medium: return at(std::integral_constant<size_t, 2>{});
+      case Sm80TileClass::small: return at(std::integral_constant<size_t, 3>{});
+      default: return at(std::integral_constant<size_t, 4>{});
+    }
+  }
+
+  Gemms gemms_;
+  int chosen_ = -1;
+};
+
+}  // namespace strata
