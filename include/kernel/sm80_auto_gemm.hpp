@@ -72,7 +72,8 @@ using Sm80TileConfig = Sm80GemmConfig<T, T, LayoutA, LayoutB, BM, BN, BK, WM, WN
 // tf32 (float) and int8 run one tile for every class (the only ones measured and tested).
 template <class T, class LayoutA = RowMajor, class LayoutB = ColumnMajor>
 struct Sm80Tiles {
-  static_assert(sizeof(T) == 2, "Sm80Tiles: this primary template is for 16-bit inputs (half, bfloat16)");
+  static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>,
+                "Sm80Tiles: the element type must be half, bfloat16, float (tf32) or int8_t");
   using Large = detail::Sm80TileConfig<T, LayoutA, LayoutB, 256, 128, 64, 4, 2, 3>;
   using Small = detail::Sm80TileConfig<T, LayoutA, LayoutB, 128, 128, 32, 2, 2, 4>;
   using Medium = detail::Sm80TileConfig<T, LayoutA, LayoutB, 64, 128, 64, 2, 2, 4>;
@@ -80,22 +81,21 @@ struct Sm80Tiles {
   using Narrow = std::conditional_t<std::is_same_v<LayoutA, RowMajor>,
                                     detail::Sm80TileConfig<T, LayoutA, LayoutB, 32, 64, 64, 1, 4, 8>, Thin>;
 };
-template <class LayoutA, class LayoutB>
-struct Sm80Tiles<float, LayoutA, LayoutB> {
-  using Large = detail::Sm80TileConfig<float, LayoutA, LayoutB, 128, 128, 32, 2, 2, 3>;
-  using Small = Large;
-  using Medium = Large;
-  using Thin = Large;
-  using Narrow = Large;
+// A tile set of one configuration for every class: Sm80AutoGemm over it is Gemm over that one.
+template <class Config>
+struct Sm80OneTile {
+  using Large = Config;
+  using Small = Config;
+  using Medium = Config;
+  using Thin = Config;
+  using Narrow = Config;
 };
 template <class LayoutA, class LayoutB>
-struct Sm80Tiles<int8_t, LayoutA, LayoutB> {
-  using Large = detail::Sm80TileConfig<int8_t, LayoutA, LayoutB, 128, 128, 64, 2, 2, 4>;
-  using Small = Large;
-  using Medium = Large;
-  using Thin = Large;
-  using Narrow = Large;
-};
+struct Sm80Tiles<float, LayoutA, LayoutB>
+    : Sm80OneTile<detail::Sm80TileConfig<float, LayoutA, LayoutB, 128, 128, 32, 2, 2, 3>> {};
+template <class LayoutA, class LayoutB>
+struct Sm80Tiles<int8_t, LayoutA, LayoutB>
+    : Sm80OneTile<detail::Sm80TileConfig<int8_t, LayoutA, LayoutB, 128, 128, 64, 2, 2, 4>> {};
 
 template <class Tiles, class TD, class Functor = LinearCombination>
 class Sm80AutoGemm {
