@@ -8,6 +8,10 @@
 // is checked against a double reference; outputs are poisoned before each run.
 #include <kernel/sm80_auto_gemm.hpp>
 
+#include <iterator>
+#include <type_traits>
+#include <utility>
+
 #include "sm80_gemm_harness.cuh"
 
 namespace {
@@ -156,6 +160,27 @@ TEST(Sm80AutoGemm, ChoosesAndRefusesOnTheHost) {
       }
     }
   }
+  // Each class answers with its own configuration: serial split-K's workspace holds a partial
+  // tile per split, so its size tells the tile apart.
+  a = {};
+  a.k = 4096, a.split_k = 4, a.split_k_mode = SplitKMode::serial;
+  auto workspace_of = [&](auto gemm_type, int m, int n) {
+    using G = typename decltype(gemm_type)::type;
+    a.m = m, a.n = n;
+    return std::pair{Auto::workspace_size(a), G::workspace_size(a)};
+  };
+  const int n = 4000;  // 63 thin tiles against 32 medium: different workspaces
+  const std::pair<size_t, size_t> per_class[] = {
+      workspace_of(std::type_identity<Gemm<KernelOf<Tiles::Narrow>>>{}, 16, n),
+      workspace_of(std::type_identity<Gemm<KernelOf<Tiles::Thin>>>{}, 48, n),
+      workspace_of(std::type_identity<Gemm<KernelOf<Tiles::Medium>>>{}, 100, n),
+      workspace_of(std::type_identity<Gemm<KernelOf<Tiles::Small>>>{}, 129, n),
+      workspace_of(std::type_identity<Gemm<KernelOf<Tiles::Large>>>{}, 8192, n)};
+  for (size_t c = 0; c < std::size(per_class); ++c) {
+    EXPECT_EQ(per_class[c].first, per_class[c].second) << "class " << c;
+    if (c > 0) EXPECT_NE(per_class[c].second, per_class[c - 1].second) << "classes " << c - 1 << " and " << c;
+  }
+
   a = {};
   a.m = 16, a.n = 4096, a.k = 4096;
   alignas(16) static T dummy[16];
