@@ -5,7 +5,7 @@
 #     filter   Google Benchmark regex (default: bf16 squares 4096 and 8192)
 #     tile     "BM,BN,BK,WarpsM,WarpsN,Stages" for the large tile (default: a few known ones)
 #   NARROW="BM,BN,BK,WM,WN,Stages" overrides the decode tile the same way for every build.
-#   SMALL="..." overrides the tile used below one wave of large tiles; SMALL=same uses each build's
+#   SMALL="..." overrides the small tile (below half a wave of large tiles); SMALL=same uses each build's
 #   large tile there too (so every square runs on the tile under test).
 #   SLOT=small|medium|thin|narrow makes the listed tiles replace that configuration instead of the
 #   large one (small: below half a wave of large tiles; medium: 64 < m <= 128; thin: 32 < m <= 64;
