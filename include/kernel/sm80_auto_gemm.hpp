@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <tuple>
 #include <type_traits>
 
@@ -44,7 +45,7 @@ constexpr Sm80TileClass sm80_tile_class(long long m, long long large_tiles, long
   if (m <= 32) return Sm80TileClass::narrow;
   if (m <= 64) return Sm80TileClass::thin;
   if (m <= 128) return Sm80TileClass::medium;
-  return 2 * large_tiles >= large_wave ? Sm80TileClass::large : Sm80TileClass::small;
+  return large_tiles >= (large_wave + 1) / 2 ? Sm80TileClass::large : Sm80TileClass::small;
 }
 
 constexpr const char* sm80_tile_class_name(Sm80TileClass c) {
@@ -121,9 +122,13 @@ class Sm80AutoGemm {
   // The class, and so the configuration, that `args` runs on.
   static Sm80TileClass tile_class(Arguments const& a) {
     using Large = typename Tiles::Large;
-    const long long tiles = (static_cast<long long>(a.m) + Large::BM - 1) / Large::BM *
-                            ((static_cast<long long>(a.n) + Large::BN - 1) / Large::BN) *
-                            (a.batch_count > 1 ? a.batch_count : 1);
+    // At most 2^47 tiles per batch for int sizes; saturated over the batches, so that sizes
+    // can_implement refuses still choose without overflow.
+    long long tiles = (static_cast<long long>(a.m) + Large::BM - 1) / Large::BM *
+                      ((static_cast<long long>(a.n) + Large::BN - 1) / Large::BN);
+    const long long batches = a.batch_count > 1 ? a.batch_count : 1;
+    tiles = tiles > std::numeric_limits<long long>::max() / batches ? std::numeric_limits<long long>::max()
+                                                                     : tiles * batches;
     return sm80_tile_class(a.m, tiles, LargeGemm::split_k_wave());
   }
 

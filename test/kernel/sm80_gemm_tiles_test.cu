@@ -9,6 +9,7 @@
 #include <kernel/sm80_auto_gemm.hpp>
 
 #include <iterator>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -160,6 +161,11 @@ TEST(Sm80AutoGemm, ChoosesAndRefusesOnTheHost) {
       }
     }
   }
+  // Sizes can_implement refuses (too many tiles over all batches) still choose, without overflow.
+  a.m = a.n = std::numeric_limits<int>::max(), a.batch_count = std::numeric_limits<int>::max();
+  EXPECT_EQ(Auto::tile_class(a), Sm80TileClass::large);
+  EXPECT_EQ(Auto::can_implement(a).code(), StatusCode::problem_too_large) << Auto::can_implement(a).message();
+
   // Each class answers with its own configuration: serial split-K's workspace holds a partial
   // tile per split, so its size tells the tile apart.
   a = {};

@@ -4,6 +4,7 @@
 #include <kernel/sm80_auto_gemm.hpp>
 #include <kernel/tile_scheduler.hpp>
 
+#include <limits>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -162,5 +163,6 @@ TEST(Sm80TileClass, RowsThenHalfAWave) {
   // An odd wave: half of 133 is 66.5, so 67 tiles.
   EXPECT_EQ(sm80_tile_class(4096, 66, 133), Sm80TileClass::small);
   EXPECT_EQ(sm80_tile_class(4096, 67, 133), Sm80TileClass::large);
+  EXPECT_EQ(sm80_tile_class(4096, std::numeric_limits<long long>::max(), 132), Sm80TileClass::large);
 }
 }  // namespace
