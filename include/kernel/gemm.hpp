@@ -145,6 +145,12 @@ class Gemm {
   // least kStreamKMinWaves waves that split_k does not split.
   static bool uses_stream_k(Arguments const& a) { return plan(a).runs_stream_k; }
 
+  // Output tiles of one batch (BM × BN each, ragged ones included).
+  static long long tile_count(Arguments const& a) {
+    return (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
+           ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN);
+  }
+
   // CTAs of this kernel's 1-D entry (whole tiles and Stream-K) the current GPU holds at once (SMs
   // × CTAs per SM); 132 if it cannot say (no GPU).
   static int wave() { return wave_of(reinterpret_cast<const void*>(Kernel::entry())); }
@@ -248,12 +254,6 @@ class Gemm {
   }
 
  private:
-  // Output tiles of one batch.
-  static long long tile_count(Arguments const& a) {
-    return (static_cast<long long>(a.m) + Config::BM - 1) / Config::BM *
-           ((static_cast<long long>(a.n) + Config::BN - 1) / Config::BN);
-  }
-
   // BK-deep K tiles (0 when k == 0).
   static int k_tile_count(Arguments const& a) { return (a.k + Config::BK - 1) / Config::BK; }
 

@@ -121,11 +121,9 @@ class Sm80AutoGemm {
 
   // The class, and so the configuration, that `args` runs on.
   static Sm80TileClass tile_class(Arguments const& a) {
-    using Large = typename Tiles::Large;
     // At most 2^47 tiles per batch for int sizes; saturated over the batches, so that sizes
     // can_implement refuses still choose without overflow.
-    long long tiles = (static_cast<long long>(a.m) + Large::BM - 1) / Large::BM *
-                      ((static_cast<long long>(a.n) + Large::BN - 1) / Large::BN);
+    long long tiles = LargeGemm::tile_count(a);
     const long long batches = a.batch_count > 1 ? a.batch_count : 1;
     tiles = tiles > std::numeric_limits<long long>::max() / batches ? std::numeric_limits<long long>::max()
                                                                      : tiles * batches;

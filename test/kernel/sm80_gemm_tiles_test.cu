@@ -66,31 +66,33 @@ TEST(Sm80GemmTiles, Large128x256x64) {
 
 // A TN tile the bench runs below one large wave or on decode shapes: the ragged sweep, then the
 // decode shapes through every split-K mode.
+// Labelled by its tile, "BMxBNxBK".
 template <class Config>
-void sweep_and_decode(uint64_t seed, const char* what) {
+void sweep_and_decode(uint64_t seed) {
   using Kernel = KernelOf<Config>;
-  sweep_plain_gemm<Kernel>(kShapes, seed, what);
-  decode_split_k<Kernel>(seed + 50, what);
+  const std::string what = std::to_string(Config::BM) + "x" + std::to_string(Config::BN) + "x" + std::to_string(Config::BK);
+  sweep_plain_gemm<Kernel>(kShapes, seed, what.c_str());
+  decode_split_k<Kernel>(seed + 50, what.c_str());
 }
 
 TEST(Sm80GemmTiles, Small128x128x32) {
   STRATA_REQUIRE_SM(8, 0);
-  sweep_and_decode<Tiles::Small>(1600, "128x128x32");
+  sweep_and_decode<Tiles::Small>(1600);
 }
 
 TEST(Sm80GemmTiles, Medium64x128x64) {
   STRATA_REQUIRE_SM(8, 0);
-  sweep_and_decode<Tiles::Medium>(1700, "64x128x64");
+  sweep_and_decode<Tiles::Medium>(1700);
 }
 
 TEST(Sm80GemmTiles, Thin64x64x64) {
   STRATA_REQUIRE_SM(8, 0);
-  sweep_and_decode<Tiles::Thin>(1900, "64x64x64");
+  sweep_and_decode<Tiles::Thin>(1900);
 }
 
 TEST(Sm80GemmTiles, Narrow32x64x64) {
   STRATA_REQUIRE_SM(8, 0);
-  sweep_and_decode<Tiles::Narrow>(1800, "32x64x64");
+  sweep_and_decode<Tiles::Narrow>(1800);
 }
 
 // Sm80AutoGemm: each class of its rule, chosen and run with automatic split-K and schedule, the
