@@ -28,12 +28,12 @@ using namespace strata::bench;
 double g_ceiling_tflops = 0;  // the mma.sync loop of mma_ceiling.cuh on this GPU
 
 // A row-major (m × k), B column-major (k × n): both K-major, the layout LLM weights use.
-template <class T, int BM, int BN, int BK, int WM, int WN, int Stages>
-using TnConfig = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, BM, BN, BK, WM, WN, Stages>;
+template <class T, int BM, int BN, int BK, int WM, int WN, int Stages, int WK = 1>
+using TnConfig = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, BM, BN, BK, WM, WN, Stages, WK>;
 
 // strata's figure is what a user of Sm80AutoGemm gets: the library's tile set (Sm80Tiles) and its
 // choice per shape. The 16-bit tiles can be overridden when building, to tune: `#define
-// STRATA_SM80_TILE BM, BN, BK, WM, WN, Stages` (and _SMALL_, _MEDIUM_, _THIN_, _NARROW_) in a
+// STRATA_SM80_TILE BM, BN, BK, WM, WN, Stages[, WK]` (and _SMALL_, _MEDIUM_, _THIN_, _NARROW_) in a
 // header passed with -include (nvcc splits -D values at commas); scripts/tune-sm80.sh does that.
 template <class T, bool = sizeof(T) == 2>
 struct BenchTiles : Sm80Tiles<T> {};

@@ -3,14 +3,15 @@
 # few shapes, so tiles are compared in one call, back to back, on the same GPU.
 #   scripts/tune-sm80.sh [filter] [tile ...]
 #     filter   Google Benchmark regex (default: bf16 squares 4096 and 8192)
-#     tile     "BM,BN,BK,WarpsM,WarpsN,Stages" for the large tile (default: a few known ones)
+#     tile     "BM,BN,BK,WarpsM,WarpsN,Stages[,WarpsK]" for the large tile (default: a few known ones)
 #   NARROW="BM,BN,BK,WM,WN,Stages" overrides the decode tile the same way for every build.
 #   SMALL="..." overrides the small tile (below half a wave of large tiles); SMALL=same uses each build's
 #   large tile there too (so every square runs on the tile under test).
 #   SLOT=small|medium|thin|narrow makes the listed tiles replace that configuration instead of the
 #   large one (small: below half a wave of large tiles; medium: 64 < m <= 128; thin: 32 < m <= 64;
 #   narrow: m <= 32).
-#   NCU=1 also profiles build 0's kernel at 8192^3 with Nsight Compute (stall reasons, pipes).
+#   NCU=1 also profiles build 0's first GEMM kernel launch with Nsight Compute (stall reasons,
+#   pipes), on NCU_FILTER's shape (a benchmark regex; default bf16 8192^3).
 # Logs go to $OUT (default ./gpu-out; run logs carry TB/s too); a table of strata/cuBLAS TFLOP/s
 # per shape closes the run.
 set -uo pipefail
@@ -64,16 +65,23 @@ for i in "${!tiles[@]}"; do
   spills=$(grep -c "bytes spill stores" "$OUT/build$i.log")
   nonzero=$(grep "bytes spill stores" "$OUT/build$i.log" | grep -vc " 0 bytes spill stores")
   "$OUT/bench$i" --benchmark_filter="$filter" >"$OUT/run$i.log" 2>&1
-  row=$(grep -E "^(bf16|f16|tf32)/" "$OUT/run$i.log" | sed -E 's/\/iterations.*(cublas_T[A-Za-z]+=[0-9.]+).*(strata_T[A-Za-z]+=[0-9.]+).*/ \2 \1/' |
-    awk '{printf "%s %s/%s  ", $1, $2, $3}' | sed -E 's/(strata|cublas)_T[A-Za-z]+=//g')
+  # shape strata/cuBLAS TFLOP/s
+  row=$(grep -E "^(bf16|f16|tf32)/" "$OUT/run$i.log" | awk '{
+      s = c = "?"
+      for (f = 2; f <= NF; ++f) {
+        if ($f ~ /^strata_TFLOPs=/) s = substr($f, 15)
+        if ($f ~ /^cublas_TFLOPs=/) c = substr($f, 15)
+      }
+      sub(/\/iterations.*/, "", $1)
+      printf "%s %s/%s  ", $1, s, c }')
   printf '%-22s %s [kernels spilling: %s of %s]\n' "${tiles[$i]}" "$row" "$nonzero" "$spills"
 done
 
 if [[ "${NCU:-}" == 1 && -x "$OUT/bench0" ]]; then
-  ncu --clock-control none -k regex:sm80_gemm_kernel -c 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
+  ncu --clock-control none -k regex:sm80_gemm -c 1 --section SpeedOfLight --section ComputeWorkloadAnalysis \
     --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section Occupancy \
     --section LaunchStats --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,regex:sm__pipe_tensor_op_hmma.*pct_of_peak_sustained_active,regex:l1tex__data_pipe_lsu_wavefronts_mem_shared.*pct_of_peak_sustained_elapsed,sm__cycles_elapsed.avg.per_second" \
-    "$OUT/bench0" --benchmark_filter='bf16/square/8192/' >"$OUT/ncu.log" 2>&1
+    "$OUT/bench0" --benchmark_filter="${NCU_FILTER:-bf16/square/8192/}" >"$OUT/ncu.log" 2>&1
   echo "ncu: exit $? (report in $OUT/ncu.log)"
 fi
 kill "$smi" 2>/dev/null

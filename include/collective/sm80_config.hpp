@@ -104,15 +104,24 @@ struct Sm80S2RAtom {
 //   LayoutA, LayoutB: RowMajor / ColumnMajor of A (M×K) and B (K×N)
 //   BM, BN, BK: the CTA tile; WarpsM × WarpsN warps, each computing (BM/WarpsM) × (BN/WarpsN)
 //   Stages: shared-memory buffers in flight
+//   WarpsK: sliced K. WarpsK groups of WarpsM × WarpsN warps share each K tile, group g taking
+//     the MMA k-blocks g, g + WarpsK, ... of it, so a tile with few rows of warps still has enough
+//     warps to keep the tensor cores busy without shrinking the warp tile (whose size sets the
+//     shared-memory reads per FLOP). The groups' accumulators are added in shared memory after
+//     the mainloop, and group 0 hands the sum on.
 template <class TA, class TB, class LayoutA, class LayoutB, int BM_, int BN_, int BK_, int WarpsM, int WarpsN,
-          int Stages_>
+          int Stages_, int WarpsK = 1>
 struct Sm80GemmConfig {
   using ElementA = TA;
   using ElementB = TB;
   using LayoutTagA = LayoutA;
   using LayoutTagB = LayoutB;
   static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
-  static constexpr int kThreads = 32 * WarpsM * WarpsN;
+  static constexpr int kWarpsK = WarpsK;
+  // The threads of one K slice (one group of WarpsM × WarpsN warps), and of the CTA.
+  static constexpr int kSliceThreads = 32 * WarpsM * WarpsN;
+  static constexpr int kThreads = kSliceThreads * WarpsK;
+  static_assert(WarpsK >= 1, "Sm80GemmConfig: WarpsK (warp groups sharing each K tile) must be at least 1");
   // A is (M, K): K-major when row-major. B is used as (N, K): K-major when column-major.
   static constexpr bool a_k_major = std::is_same_v<LayoutA, RowMajor>;
   static constexpr bool b_k_major = std::is_same_v<LayoutB, ColumnMajor>;
@@ -124,17 +133,21 @@ struct Sm80GemmConfig {
   using MmaAtomType = typename detail::Sm80MmaFor<TA, TB>::type;
   using ElementAccumulator = typename MmaAtomType::ElementC;
   static constexpr int atom_m = MmaAtomType::M, atom_n = MmaAtomType::N, atom_k = MmaAtomType::K;
-  static_assert(BM % (WarpsM * atom_m) == 0 && BN % (WarpsN * 2 * atom_n) == 0 && BK % atom_k == 0,
+  static_assert(BM % (WarpsM * atom_m) == 0 && BN % (WarpsN * 2 * atom_n) == 0 && BK % (WarpsK * atom_k) == 0,
                 "Sm80GemmConfig: the tile must be a multiple of warps x atoms (and of 2 atoms in N per warp)");
-  static_assert((BK / atom_k) % 2 == 0,
-                "Sm80GemmConfig: BK must hold an even number of MMA k-blocks (the register fragments "
-                "alternate between two k-blocks)");
+  // MMA k-blocks of one K tile that each warp multiplies.
+  static constexpr int k_blocks = BK / (WarpsK * atom_k);
+  static_assert(k_blocks % 2 == 0,
+                "Sm80GemmConfig: BK must hold an even number of MMA k-blocks per warp (the register "
+                "fragments alternate between two k-blocks); with WarpsK > 1, BK / (WarpsK * atom K) is "
+                "what must be even");
 
   // Warps side by side; in N each warp takes pairs of adjacent atoms (16 columns), so one
   // ldmatrix.x4 feeds two MMAs: n = atom column + 16 * warp + 8 * (pair member) + ...
   using PermN = Layout<Shape<Int<atom_n>, Int<WarpsN>, _2>, Stride<_1, Int<2 * atom_n>, Int<atom_n>>>;
-  using TiledMmaType = decltype(make_tiled_mma(MmaAtomType{}, Layout<Shape<Int<WarpsM>, Int<WarpsN>, _1>>{},
-                                               make_tile(Int<WarpsM * atom_m>{}, PermN{}, Int<atom_k>{})));
+  // K slices: warp group g holds k-columns [16g, 16g + 16) of every WarpsK * 16 (for a 16-deep atom).
+  using TiledMmaType = decltype(make_tiled_mma(MmaAtomType{}, Layout<Shape<Int<WarpsM>, Int<WarpsN>, Int<WarpsK>>>{},
+                                               make_tile(Int<WarpsM * atom_m>{}, PermN{}, Int<WarpsK * atom_k>{})));
 
   using SmemLayoutA = decltype(detail::sm80_smem_layout<TA, a_k_major, BM, BK, Stages>());
   using SmemLayoutB = decltype(detail::sm80_smem_layout<TB, b_k_major, BN, BK, Stages>());
@@ -145,7 +158,10 @@ struct Sm80GemmConfig {
 
   static constexpr int smem_bytes_a = BM * BK * Stages * int(sizeof(TA));
   static constexpr int smem_bytes_b = BN * BK * Stages * int(sizeof(TB));
-  static constexpr int smem_bytes_mainloop = smem_bytes_a + smem_bytes_b;
+  // Sliced K: the accumulators of groups 1.. WarpsK-1, in shared memory after the mainloop.
+  static constexpr int smem_bytes_slices = (WarpsK - 1) * BM * BN * int(sizeof(ElementAccumulator));
+  static constexpr int smem_bytes_mainloop =
+      smem_bytes_a + smem_bytes_b > smem_bytes_slices ? smem_bytes_a + smem_bytes_b : smem_bytes_slices;
   // Elements per 16-byte global access of A and B: leading dimensions must be multiples of it.
   static constexpr int vector_a = 16 / int(sizeof(TA));
   static constexpr int vector_b = 16 / int(sizeof(TB));

@@ -111,6 +111,7 @@ struct Sm80Epilogue {
                 "Sm80Epilogue: C and D must have the same element type");
 
   // Writes the CTA's BM × BN tile at (m0, n0) of the m × n output. `smem` holds smem_bytes.
+  // `accum` is the fragment of the calling thread from partition_fragment_C of the TiledMMA.
   template <class Accum>
   STRATA_DEVICE static void run(Sm80EpilogueArguments<TD, TC, Functor> const& args, int m, int n, int m0, int n0,
                                 Accum const& accum, char* smem) {
@@ -124,12 +125,18 @@ struct Sm80Epilogue {
     constexpr int NN = decltype(size<2>(tCsBand.layout()))::value;
     const bool reads_source = args.functor.reads_source();
 
+    // With sliced K (Config::kWarpsK > 1) the tile's sum is in the first K slice's threads
+    // (Sm80Mainloop::add_slices); the others only help with the stores.
+    const bool holds_tile = Config::kWarpsK == 1 || tid < Config::kSliceThreads;
+
     STRATA_UNROLL
     for (int band = 0; band < bands; ++band) {
-      STRATA_UNROLL
-      for (int j = 0; j < NN; ++j) {
+      if (holds_tile) {
         STRATA_UNROLL
-        for (int v = 0; v < V; ++v) tCsBand(v, 0, j) = accum(v, band, j);
+        for (int j = 0; j < NN; ++j) {
+          STRATA_UNROLL
+          for (int v = 0; v < V; ++v) tCsBand(v, 0, j) = accum(v, band, j);
+        }
       }
       __syncthreads();
 

@@ -152,8 +152,8 @@ struct Sm80Mainloop {
 
     // Shared -> registers: ldmatrix into exactly the MMA's fragments.
     // Two k-blocks of register fragments: the one being multiplied and the one being loaded.
-    constexpr int k_blocks = BK / Config::atom_k;
-    auto two_k_blocks = [](auto rows) { return make_shape(rows, Int<2 * Config::atom_k>{}); };
+    constexpr int k_blocks = Config::k_blocks;  // of this warp's K slice
+    auto two_k_blocks = [](auto rows) { return make_shape(rows, Int<2 * Config::kWarpsK * Config::atom_k>{}); };
     auto tCrA = thr_mma.partition_fragment_A(two_k_blocks(Int<BM>{}));  // (V, MMA_M, 2)
     auto tCrB = thr_mma.partition_fragment_B(two_k_blocks(Int<BN>{}));  // (V, MMA_N, 2)
     auto s2r_a = make_tiled_copy_A(typename Config::S2RAtomA{}, mma);
@@ -228,6 +228,37 @@ struct Sm80Mainloop {
     for (; k_tile < k_tile_end; ++k_tile) step(k_tile, std::false_type{});
     arch::cp_async_wait<0>();
     __syncthreads();  // the epilogue may reuse the shared memory
+    if constexpr (Config::kWarpsK > 1) add_slices(accum, smem);
+  }
+
+  // Sliced K: warp group 0 adds the other groups' accumulators to its own, in group order (the
+  // sum does not depend on timing). Afterwards only group 0's accumulators are the tile's; the
+  // epilogue and the split-K partials take theirs alone (threads below Config::kSliceThreads).
+  // Each value goes through shared memory as value i of slice thread t at i * kSliceThreads + t:
+  // a warp's 32 stores or loads of one value are 128 contiguous bytes, free of bank conflicts.
+  template <class Accum>
+  STRATA_DEVICE static void add_slices(Accum& accum, char* smem) {
+    using Acc = typename Config::ElementAccumulator;
+    constexpr int values = decltype(size(accum.layout()))::value;
+    constexpr int T = Config::kSliceThreads;
+    static_assert(int64_t(Config::kWarpsK - 1) * values * T * int(sizeof(Acc)) <= Config::smem_bytes_mainloop,
+                  "Sm80Mainloop: the K slices' accumulators must fit the mainloop's shared memory");
+    Acc* slices = reinterpret_cast<Acc*>(smem);
+    const int group = threadIdx.x / T, t = threadIdx.x % T;
+    if (group > 0) {
+      Acc* mine = slices + int64_t(group - 1) * values * T + t;
+      STRATA_UNROLL
+      for (int i = 0; i < values; ++i) mine[i * T] = accum(i);
+    }
+    __syncthreads();
+    if (group == 0) {
+      for (int g = 1; g < Config::kWarpsK; ++g) {
+        Acc const* theirs = slices + int64_t(g - 1) * values * T + t;
+        STRATA_UNROLL
+        for (int i = 0; i < values; ++i) accum(i) += theirs[i * T];
+      }
+    }
+    __syncthreads();  // the epilogue reuses the shared memory
   }
 };
 

@@ -226,9 +226,11 @@ struct Sm80GemmKernel {
     }
   }
 
-  // Partial tiles in fragment order: value pair q of thread t at pair index q * kThreads + t of
-  // the slot, so a warp's store or load of one pair is 256 contiguous bytes. Pairs whose rows are
-  // all at or past `rows_left` (below the matrix: skinny problems) are neither stored nor loaded.
+  // Partial tiles in fragment order: value pair q of thread t at pair index q * kSliceThreads + t
+  // of the slot, so a warp's store or load of one pair is 256 contiguous bytes. Pairs whose rows
+  // are all at or past `rows_left` (below the matrix: skinny problems) are neither stored nor
+  // loaded. With sliced K only the first slice's threads hold the tile (Sm80Mainloop::add_slices).
+  static constexpr int kSliceThreads = Config::kSliceThreads;
   using Pair = std::conditional_t<std::is_integral_v<ElementPartial>, int2, float2>;
   STRATA_DEVICE __forceinline__ static bool pair_live(int q, int rows_left) {
     typename Config::TiledMmaType mma;
@@ -250,11 +252,12 @@ struct Sm80GemmKernel {
     constexpr int pairs = kValues / 2;
     const int tid = threadIdx.x;
     const bool all_rows = rows_left >= Config::BM;
-    {
+    const bool holds_tile = tid < kSliceThreads;
+    if (holds_tile) {
       Pair* dst = reinterpret_cast<Pair*>(slot_of(mine)) + tid;
       STRATA_UNROLL
       for (int q = 0; q < pairs; ++q) {
-        if (all_rows || pair_live(q, rows_left)) __stcg(dst + q * kThreads, Pair{accum(2 * q), accum(2 * q + 1)});
+        if (all_rows || pair_live(q, rows_left)) __stcg(dst + q * kSliceThreads, Pair{accum(2 * q), accum(2 * q + 1)});
       }
     }
     int* is_last = reinterpret_cast<int*>(smem);  // the mainloop and epilogue are done with it
@@ -270,6 +273,7 @@ struct Sm80GemmKernel {
     const bool last = *is_last;
     __syncthreads();  // the epilogue reuses shared memory
     if (!last) return false;
+    if (!holds_tile) return true;  // the other slices' threads join the epilogue's stores
     __threadfence();
 
     // Chunks of `chunk` pairs, two contributors' loads in flight together: 64 values per thread
@@ -294,7 +298,7 @@ struct Sm80GemmKernel {
           const bool other = from < count && from != mine;
           Pair const* src = reinterpret_cast<Pair const*>(slot_of(other ? from : mine)) + tid;
           STRATA_UNROLL
-          for (int q = 0; q < chunk; ++q) v[w][q] = other && live[q] ? __ldcg(src + (c0 + q) * kThreads) : Pair{0, 0};
+          for (int q = 0; q < chunk; ++q) v[w][q] = other && live[q] ? __ldcg(src + (c0 + q) * kSliceThreads) : Pair{0, 0};
         }
         STRATA_UNROLL
         for (int w = 0; w < ways; ++w) {

@@ -1,5 +1,6 @@
 // Ampere GEMM features beyond a plain A·B, on bf16 with fp32 accumulation, for a large and a
-// small tile: batches with padded leading dimensions and distinct batch strides (and a B shared by
+// small tile (and a sliced-K tile, whose two warp groups' sums meet in shared memory, where they
+// meet the split-K and Stream-K partials too): batches with padded leading dimensions and distinct batch strides (and a B shared by
 // all batches), D = alpha·A·B + beta·C with ragged edges, split-K (explicit and automatic, with
 // and without C, batched; serial equal to parallel bit for bit), Stream-K, and empty problems
 // (m, n or k = 0). Every output element is checked
@@ -16,6 +17,7 @@ using namespace strata::test;
 using T = __nv_bfloat16;
 using Large = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, 128, 256, 32, 2, 4, 4>;
 using Small = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, 128, 128, 32, 2, 2, 4>;
+using SlicedK = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, 128, 128, 64, 2, 2, 4, 2>;  // 2 K slices
 template <class Config>
 using KernelFor = Sm80GemmKernel<Config, T, LinearCombination>;
 
@@ -90,7 +92,8 @@ void split_k() {
           args.split_k = splits;
           args.split_k_mode = mode;
           args.epilogue = with_c ? LinearCombination{{kAlpha, kBeta}} : LinearCombination{{1.f, 0.f}};
-          EXPECT_EQ(Gemm<Kernel>::effective_splits(args), splits);
+          EXPECT_EQ(Gemm<Kernel>::effective_splits(args), std::min(splits, (s.k + Config::BK - 1) / Config::BK))
+              << "no more splits than K tiles";
           EXPECT_GT(Gemm<Kernel>::workspace_size(args), 0u);
           run_and_check(p, args, how + "split-K " + std::to_string(splits) + (with_c ? ", beta" : ""));
         }
@@ -255,6 +258,13 @@ TEST(Sm80GemmFeatures, SplitKSerialRerunsLargeTile) { split_k_serial_reruns<Larg
 TEST(Sm80GemmFeatures, SplitKSerialRerunsSmallTile) { split_k_serial_reruns<Small>(); }
 TEST(Sm80GemmFeatures, SplitKAutomaticLargeTile) { split_k_automatic<Large>(); }
 TEST(Sm80GemmFeatures, SplitKAutomaticSmallTile) { split_k_automatic<Small>(); }
+TEST(Sm80GemmFeatures, SlicedK) {
+  split_k_serial_matches_parallel<SlicedK>();
+  stream_k<SlicedK>();
+  batched<SlicedK>();
+  beta<SlicedK>();
+  split_k<SlicedK>();
+}
 
 // m = 0 or n = 0: success, nothing launched, D (even a null one) untouched.
 TEST(Sm80GemmFeatures, EmptyOutputLaunchesNothing) {

@@ -1,7 +1,7 @@
 // The Ampere GEMM with the tiles of Sm80Tiles (what Sm80AutoGemm and `bench/sm80_gemm` run):
 // 256 × 128 × 64 with 4 × 2 warps, 128 × 128 × 32 with 2 × 2 (two CTAs per SM), and the decode
-// tiles 64 × 128 × 64, 64 × 64 × 64 (1 × 4 warps, 6 stages) and 32 × 64 × 64 (1 × 4 warps, 8
-// stages); also the README's 128 × 256 × 64 with 2 × 4, and Sm80AutoGemm itself. BK = 64 gives four k-blocks per K tile
+// tiles 128 × 128 × 64 (2 × 2 warps in each of two K slices), 64 × 64 × 64 (1 × 4 warps, 6
+// stages) and 32 × 64 × 64 (1 × 4 warps, 8 stages); also the README's 128 × 256 × 64 with 2 × 4, and Sm80AutoGemm itself. BK = 64 gives four k-blocks per K tile
 // (both register-fragment slots reused twice), and K long enough for the branch-free whole-tile
 // steps of the mainloop to run before the checked ones; the large tile also in all four operand
 // layouts. Decode shapes go through automatic, serial and parallel split-K. Every output element
@@ -80,9 +80,14 @@ TEST(Sm80GemmTiles, Small128x128x32) {
   sweep_and_decode<Tiles::Small>(1600);
 }
 
-TEST(Sm80GemmTiles, Medium64x128x64) {
+// The medium tile, sliced K: the sweep and decode split-K in TN, the sweep in the other layouts.
+TEST(Sm80GemmTiles, Medium128x128x64SlicedK) {
   STRATA_REQUIRE_SM(8, 0);
+  static_assert(Tiles::Medium::kWarpsK == 2, "the medium tile is the sliced-K one");
   sweep_and_decode<Tiles::Medium>(1700);
+  sweep_plain_gemm<KernelOf<Sm80Tiles<T, ColumnMajor, RowMajor>::Medium>>(kShapes, 2200, "sliced K 128x128x64 NT");
+  sweep_plain_gemm<KernelOf<Sm80Tiles<T, RowMajor, RowMajor>::Medium>>(kShapes, 2300, "sliced K 128x128x64 TT");
+  sweep_plain_gemm<KernelOf<Sm80Tiles<T, ColumnMajor, ColumnMajor>::Medium>>(kShapes, 2400, "sliced K 128x128x64 NN");
 }
 
 TEST(Sm80GemmTiles, Thin64x64x64) {
@@ -93,6 +98,36 @@ TEST(Sm80GemmTiles, Thin64x64x64) {
 TEST(Sm80GemmTiles, Narrow32x64x64) {
   STRATA_REQUIRE_SM(8, 0);
   sweep_and_decode<Tiles::Narrow>(1800);
+}
+
+// Sliced K: two groups of 2 × 2 warps share each 64-deep K tile (k-blocks 0 and 2 to group 0, 1
+// and 3 to group 1), so thread t + 128 holds the same C elements as thread t and the A and B
+// elements 16 columns of K further on.
+TEST(Sm80SlicedK, WarpGroupsShareCAndTakeAlternateKBlocks) {
+  using Config = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, 128, 128, 64, 2, 2, 4, 2>;
+  static_assert(Config::kThreads == 256 && Config::kSliceThreads == 128 && Config::k_blocks == 2);
+  static_assert(Config::smem_bytes_slices == 128 * 128 * 4, "one other slice's fp32 accumulators");
+  typename Config::TiledMmaType mma;
+  auto cC = make_identity_tensor(make_shape(Int<128>{}, Int<128>{}));
+  auto cA = make_identity_tensor(make_shape(Int<128>{}, Int<64>{}));
+  auto cB = make_identity_tensor(make_shape(Int<128>{}, Int<64>{}));
+  for (int t : {0, 5, 37, 100, 127}) {
+    auto c0 = mma.get_slice(t).partition_C(cC), c1 = mma.get_slice(t + 128).partition_C(cC);
+    ASSERT_EQ(int(size(c0.layout())), int(size(c1.layout())));
+    for (int i = 0; i < int(size(c0.layout())); ++i) EXPECT_EQ(c0(i), c1(i)) << "thread " << t << " value " << i;
+    auto a0 = mma.get_slice(t).partition_A(cA), a1 = mma.get_slice(t + 128).partition_A(cA);
+    auto b0 = mma.get_slice(t).partition_B(cB), b1 = mma.get_slice(t + 128).partition_B(cB);
+    EXPECT_EQ(int(size<2>(a0.layout())), 2) << "two k-blocks of one K tile per thread";
+    for (int i = 0; i < int(size(a0.layout())); ++i) {
+      EXPECT_EQ(get<0>(a0(i)), get<0>(a1(i)));
+      EXPECT_EQ(get<1>(a0(i)) + 16, get<1>(a1(i))) << "thread " << t << " value " << i;
+      EXPECT_EQ((get<1>(a0(i)) / 16) % 2, 0) << "group 0 takes the even k-blocks";
+    }
+    for (int i = 0; i < int(size(b0.layout())); ++i) {
+      EXPECT_EQ(get<0>(b0(i)), get<0>(b1(i)));
+      EXPECT_EQ(get<1>(b0(i)) + 16, get<1>(b1(i))) << "thread " << t << " value " << i;
+    }
+  }
 }
 
 // Sm80AutoGemm: each class of its rule, chosen and run with automatic split-K and schedule, the
