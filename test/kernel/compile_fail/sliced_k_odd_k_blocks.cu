@@ -1,4 +1,4 @@
-// expect: with WarpsK > 1, BK / (WarpsK * atom K) is what must be even
+// expect: with WarpsK > 1, BK / .WarpsK . atom K. is what must be even
 // BK = 32 over two K slices of 16-deep MMAs leaves each warp one k-block per K tile: the register
 // fragments alternate between two, so the configuration is refused.
 #include <collective/sm80_config.hpp>
