@@ -40,6 +40,27 @@ inline cudaError_t allow_dynamic_smem(const void* kernel, int bytes) {
   done.insert({kernel, device});
   return cudaSuccess;
 }
+
+// The shared memory one CTA may use on the current GPU (its opt-in limit: 227 KB on an H100 or
+// H200, 163 KB on an A100), or 0 when it cannot say (no GPU).
+inline int max_shared_memory_per_block() {
+  int device = 0, bytes = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+    cudaGetLastError();  // clear it: no GPU is not an error here
+    return 0;
+  }
+  return bytes;
+}
+
+// Refuses a kernel whose CTA needs `needed` bytes of shared memory where the GPU grants
+// `available` (0: unknown, not refused), instead of letting the launch fail.
+inline Status check_shared_memory(int needed, int available) {
+  if (available <= 0 || needed <= available) return Status::success();
+  return {StatusCode::unsupported, "the kernel's tile needs " + std::to_string(needed) +
+                                       " bytes of shared memory per CTA, and this GPU grants at most " +
+                                       std::to_string(available) + " (take fewer stages or a smaller tile)"};
+}
 }  // namespace detail
 
 // How the K splits of split-K are added up. serial: the last CTA of each output tile to finish
@@ -135,7 +156,7 @@ class Gemm {
     // Whole tiles run over a 1-D grid of the tiles of all batches.
     if (tile_count(a) * a.batch_count > std::numeric_limits<int>::max())
       return {StatusCode::problem_too_large, "more output tiles over all batches than a grid holds (2^31 - 1)"};
-    return Status::success();
+    return detail::check_shared_memory(Kernel::smem_bytes, detail::max_shared_memory_per_block());
   }
 
   // The split count run() will use for `args` (split_k, or the automatic choice for 0).

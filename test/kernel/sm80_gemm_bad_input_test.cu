@@ -381,6 +381,25 @@ TEST(Sm80GemmBadInput, EpilogueWithoutItsBias) {
 }  // namespace
 
 namespace {
+// A tile whose CTA needs more shared memory than the GPU grants is refused by can_implement,
+// saying how much it needs and how much there is, instead of failing at launch. The rule itself
+// runs without a GPU; the GPU's own limit only with one.
+TEST(Sm80GemmBadInput, SharedMemoryBeyondTheGpu) {
+  EXPECT_TRUE(detail::check_shared_memory(232448, 232448).ok());
+  EXPECT_TRUE(detail::check_shared_memory(300000, 0).ok()) << "an unknown limit (no GPU) refuses nothing";
+  EXPECT_TRUE(refused(detail::check_shared_memory(245760, 232448), StatusCode::unsupported,
+                      {"shared memory", "245760", "232448", "stages"}));
+  // 256 x 128 x 64 in six stages: 288 KB, more than any GPU of this generation grants a CTA.
+  using DeepKernel =
+      Sm80GemmKernel<Sm80GemmConfig<T, T, RowMajor, ColumnMajor, 256, 128, 64, 4, 2, 6>, T, LinearCombination>;
+  using Deep = Gemm<DeepKernel>;
+  static_assert(DeepKernel::smem_bytes > 232448);
+  STRATA_REQUIRE_SM(8, 0);
+  EXPECT_TRUE(refused(Deep::can_implement(valid()), StatusCode::unsupported,
+                      {"shared memory", std::to_string(DeepKernel::smem_bytes)}));
+  EXPECT_TRUE(G::can_implement(valid()).ok()) << "the 128 x 256 x 32 tile (4 stages, 96 KB) fits";
+}
+
 TEST(Sm80GemmBadInput, RasterGroupMustBePositive) {
   Args a = valid();
   a.raster_group = 0;

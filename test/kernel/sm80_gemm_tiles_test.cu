@@ -100,6 +100,17 @@ TEST(Sm80GemmTiles, Narrow32x64x64) {
   sweep_and_decode<Tiles::Narrow>(1800);
 }
 
+// Every tile of the set runs on an A100 too: its CTA's shared memory fits the 163 KB (166912
+// bytes) an sm_80 GPU grants one block.
+TEST(Sm80Tiles, EveryTileFitsAnA100) {
+  static_assert(KernelOf<Tiles::Large>::smem_bytes <= 166912);
+  static_assert(KernelOf<Tiles::Small>::smem_bytes <= 166912);
+  static_assert(KernelOf<Tiles::Medium>::smem_bytes <= 166912);
+  static_assert(KernelOf<Tiles::Thin>::smem_bytes <= 166912);
+  static_assert(KernelOf<Tiles::Narrow>::smem_bytes <= 166912);
+  EXPECT_TRUE(detail::check_shared_memory(KernelOf<Tiles::Medium>::smem_bytes, 166912).ok());
+}
+
 // Sliced K: two groups of 2 × 2 warps share each 64-deep K tile (k-blocks 0 and 2 to group 0, 1
 // and 3 to group 1), so thread t + 128 holds the same C elements as thread t and the A and B
 // elements 16 columns of K further on.
