@@ -122,6 +122,9 @@ struct Sm80GemmConfig {
   static constexpr int kSliceThreads = 32 * WarpsM * WarpsN;
   static constexpr int kThreads = kSliceThreads * WarpsK;
   static_assert(WarpsK >= 1, "Sm80GemmConfig: WarpsK (warp groups sharing each K tile) must be at least 1");
+  // Whether `thread` holds the tile's sum after the mainloop: every thread, or with sliced K the
+  // first K slice's (Sm80Mainloop::add_slices); the others only help with stores.
+  STRATA_HD static bool holds_sum(int thread) { return WarpsK == 1 || thread < kSliceThreads; }
   // A is (M, K): K-major when row-major. B is used as (N, K): K-major when column-major.
   static constexpr bool a_k_major = std::is_same_v<LayoutA, RowMajor>;
   static constexpr bool b_k_major = std::is_same_v<LayoutB, ColumnMajor>;

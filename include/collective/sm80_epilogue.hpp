@@ -125,9 +125,7 @@ struct Sm80Epilogue {
     constexpr int NN = decltype(size<2>(tCsBand.layout()))::value;
     const bool reads_source = args.functor.reads_source();
 
-    // With sliced K (Config::kWarpsK > 1) the tile's sum is in the first K slice's threads
-    // (Sm80Mainloop::add_slices); the others only help with the stores.
-    const bool holds_tile = Config::kWarpsK == 1 || tid < Config::kSliceThreads;
+    const bool holds_tile = Config::holds_sum(tid);  // with sliced K, the first slice's threads
 
     STRATA_UNROLL
     for (int band = 0; band < bands; ++band) {

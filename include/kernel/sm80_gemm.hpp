@@ -252,7 +252,7 @@ struct Sm80GemmKernel {
     constexpr int pairs = kValues / 2;
     const int tid = threadIdx.x;
     const bool all_rows = rows_left >= Config::BM;
-    const bool holds_tile = Config::kWarpsK == 1 || tid < kSliceThreads;
+    const bool holds_tile = Config::holds_sum(tid);
     if (holds_tile) {
       Pair* dst = reinterpret_cast<Pair*>(slot_of(mine)) + tid;
       STRATA_UNROLL

@@ -1,9 +1,9 @@
 // Ampere GEMM features beyond a plain A·B, on bf16 with fp32 accumulation, for a large and a
 // small tile (and a sliced-K tile, whose two warp groups' sums meet in shared memory, where they
-// meet the split-K and Stream-K partials too): batches with padded leading dimensions and distinct batch strides (and a B shared by
-// all batches), D = alpha·A·B + beta·C with ragged edges, split-K (explicit and automatic, with
-// and without C, batched; serial equal to parallel bit for bit), Stream-K, and empty problems
-// (m, n or k = 0). Every output element is checked
+// meet the split-K and Stream-K partials too): batches with padded leading dimensions and
+// distinct batch strides (and a B shared by all batches), D = alpha·A·B + beta·C with ragged
+// edges, split-K (explicit and automatic, with and without C, batched; serial equal to parallel
+// bit for bit), Stream-K, and empty problems (m, n or k = 0). Every output element is checked
 // against a double reference; D outside the m × n windows must keep its poison.
 #include <algorithm>
 #include <cstring>

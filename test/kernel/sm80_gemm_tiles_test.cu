@@ -1,8 +1,9 @@
 // The Ampere GEMM with the tiles of Sm80Tiles (what Sm80AutoGemm and `bench/sm80_gemm` run):
 // 256 × 128 × 64 with 4 × 2 warps, 128 × 128 × 32 with 2 × 2 (two CTAs per SM), and the decode
 // tiles 128 × 128 × 64 (2 × 2 warps in each of two K slices), 64 × 64 × 64 (1 × 4 warps, 6
-// stages) and 32 × 64 × 64 (1 × 4 warps, 8 stages); also the README's 128 × 256 × 64 with 2 × 4, and Sm80AutoGemm itself. BK = 64 gives four k-blocks per K tile
-// (both register-fragment slots reused twice), and K long enough for the branch-free whole-tile
+// stages) and 32 × 64 × 64 (1 × 4 warps, 8 stages); also the README's 128 × 256 × 64 with 2 × 4,
+// and Sm80AutoGemm itself. BK = 64 gives four k-blocks per K tile (two per warp in the sliced
+// tile; both register-fragment slots reused), and K long enough for the branch-free whole-tile
 // steps of the mainloop to run before the checked ones; the large tile also in all four operand
 // layouts. Decode shapes go through automatic, serial and parallel split-K. Every output element
 // is checked against a double reference; outputs are poisoned before each run.
