@@ -240,86 +240,153 @@ struct Sm80GemmKernel {
   }
 
   // One of `count` CTAs sharing a tile (this one is contributor `mine`; contributor i's partial
-  // goes to slot_of(i)) has its part of the sum in `accum`. It stores it, then counts itself in:
-  // the last of the `count` to arrive reads every other partial and leaves in `accum` the sum of
-  // all of them in contributor order (so the result does not depend on who came last), and
-  // returns true; the others return false. Writers publish with a fence before counting; the last
-  // arrival fences again before reading (the threadfence-reduction pattern of the CUDA
-  // programming guide), reads past L1, and resets the counter for the next run.
+  // goes to slot_of(i)) has its part of the sum in `accum`. The last of the `count` to arrive
+  // leaves in `accum` the sum of all the parts in contributor order, ((x0 + x1) + x2) + ..., so
+  // the result does not depend on who came last, and returns true; the others return false.
+  //
+  // A CTA that finds every other part already published (the usual case for the last one: the
+  // parts of a tile are mostly finished long before it) does not publish its own: it is last, and
+  // reads the others. Otherwise it publishes its part (stores it, fences) and counts itself in;
+  // the last to count reads the others. Writers publish with a fence before counting; the reader
+  // fences after seeing the count (the threadfence-reduction pattern of the CUDA programming
+  // guide), reads past L1, and resets the counter for the next run. Nobody waits for another CTA.
   template <class SlotOf>
   STRATA_DEVICE __forceinline__ static bool add_partials(int* counter, int count, int mine, SlotOf const& slot_of,
-                                         Accumulators& accum, int rows_left, char* smem) {
+                                                         Accumulators& accum, int rows_left, char* smem) {
     constexpr int pairs = kValues / 2;
     const int tid = threadIdx.x;
-    const bool all_rows = rows_left >= Config::BM;
     const bool holds_tile = Config::holds_sum(tid);
-    if (holds_tile) {
-      Pair* dst = reinterpret_cast<Pair*>(slot_of(mine)) + tid;
-      STRATA_UNROLL
-      for (int q = 0; q < pairs; ++q) {
-        if (all_rows || pair_live(q, rows_left)) __stcg(dst + q * kSliceThreads, Pair{accum(2 * q), accum(2 * q + 1)});
-      }
-    }
-    int* is_last = reinterpret_cast<int*>(smem);  // the mainloop and epilogue are done with it
-    __threadfence();
-    __syncthreads();
+    int* flag = reinterpret_cast<int*>(smem);  // the mainloop and epilogue are done with it
     if (tid == 0) {
-      const int arrived = atomicAdd(counter, 1);
-      const bool last = arrived == count - 1;
-      if (last) *counter = 0;  // every contributor has counted: ready for the next run
-      *is_last = last;
+      const bool others_done = *static_cast<volatile int*>(counter) == count - 1;
+      if (others_done) *counter = 0;  // nobody else counts this run: ready for the next one
+      *flag = others_done;
     }
     __syncthreads();
-    const bool last = *is_last;
-    __syncthreads();  // the epilogue reuses shared memory
-    if (!last) return false;
-    if (!holds_tile) return true;  // the other slices' threads join the epilogue's stores
-    __threadfence();
-
-    // Chunks of `chunk` pairs, two contributors' loads in flight together: 64 values per thread
-    // for fragments of up to 64 accumulators, 16 for the 128 of a 64 × 64 warp tile (whose
-    // registers are nearly all taken by the accumulators).
-    constexpr int chunk = kValues <= 64 ? (pairs < 16 ? pairs : 16) : 8;
-    constexpr int ways = kValues <= 64 ? 2 : 1;
-    STRATA_UNROLL
-    for (int c0 = 0; c0 < pairs; c0 += chunk) {
-      bool live[chunk];
-      Pair sum[chunk];
-      STRATA_UNROLL
-      for (int q = 0; q < chunk; ++q) {
-        live[q] = c0 + q < pairs && (all_rows || pair_live(c0 + q, rows_left));
-        sum[q] = Pair{0, 0};
-      }
-      for (int i = 0; i < count; i += ways) {
-        Pair v[ways][chunk];
+    bool last = *flag;
+    __syncthreads();
+    if (!last) {
+      if (holds_tile) {
+        const bool all_rows = rows_left >= Config::BM;
+        Pair* dst = reinterpret_cast<Pair*>(slot_of(mine)) + tid;
         STRATA_UNROLL
-        for (int w = 0; w < ways; ++w) {
-          const int from = i + w;
-          const bool other = from < count && from != mine;
-          Pair const* src = reinterpret_cast<Pair const*>(slot_of(other ? from : mine)) + tid;
-          STRATA_UNROLL
-          for (int q = 0; q < chunk; ++q) v[w][q] = other && live[q] ? __ldcg(src + (c0 + q) * kSliceThreads) : Pair{0, 0};
+        for (int q = 0; q < pairs; ++q) {
+          if (all_rows || pair_live(q, rows_left)) __stcg(dst + q * kSliceThreads, Pair{accum(2 * q), accum(2 * q + 1)});
         }
-        STRATA_UNROLL
-        for (int w = 0; w < ways; ++w) {
-          if (i + w >= count) break;
-          STRATA_UNROLL
-          for (int q = 0; q < chunk; ++q) {
-            if (c0 + q >= pairs) break;
-            const Pair x = i + w == mine ? Pair{accum(2 * (c0 + q)), accum(2 * (c0 + q) + 1)} : v[w][q];
-            sum[q].x += x.x;
-            sum[q].y += x.y;
+      }
+      __threadfence();
+      __syncthreads();
+      if (tid == 0) {
+        const bool is_last = atomicAdd(counter, 1) == count - 1;
+        if (is_last) *counter = 0;  // every contributor has counted: ready for the next run
+        *flag = is_last;
+      }
+      __syncthreads();
+      last = *flag;
+      __syncthreads();  // shared memory is reused below and by the epilogue
+      if (!last) return false;
+    }
+    __threadfence();
+    add_other_parts(count, mine, slot_of, accum, smem);
+    return true;
+  }
+
+  // The reading half of add_partials: accum = ((x0 + x1) + ...) + x_{count-1}, where x_mine is
+  // `accum` and the others are read from their slots. Every thread brings the slots into shared
+  // memory with cp.async, as many at a time as fit, so that loads of up to all of shared memory
+  // are in flight together (register loads, a few pairs per thread in flight, made the reader
+  // wait an L2 round trip per 8 KB); the threads holding the tile then add them up, each only the
+  // values it holds, so no thread reads another's. The parts before `mine` are summed in shared
+  // memory, in place in the first one (prefix), and added to `accum` (x_mine + prefix equals
+  // prefix + x_mine); the parts after it are added to `accum` in order. Values of rows below the
+  // matrix are left unsummed: they are never stored. Pieces of the tile (`piece` pairs of every
+  // thread, contiguous in a slot) go through in turn when the tile is too large for two of them
+  // to fit shared memory.
+  template <class SlotOf>
+  STRATA_DEVICE __forceinline__ static void add_other_parts(int count, int mine, SlotOf const& slot_of,
+                                                            Accumulators& accum, char* smem) {
+    constexpr int pairs = kValues / 2;
+    constexpr int row_bytes = kSliceThreads * int(sizeof(Pair));  // pair q of every slice thread
+    static_assert(row_bytes % 16 == 0, "add_partials: partial tiles move in 16-byte pieces");
+    static_assert(2 * row_bytes <= smem_bytes, "add_partials: two pairs per slice thread must fit shared memory");
+    constexpr int piece = pairs < smem_bytes / (2 * row_bytes) ? pairs : smem_bytes / (2 * row_bytes);
+    constexpr int piece_bytes = piece * row_bytes;
+    constexpr int places = smem_bytes / piece_bytes;  // >= 2
+    const int tid = threadIdx.x;
+    const bool holds_tile = Config::holds_sum(tid);
+    auto place = [&](int k) { return reinterpret_cast<Pair*>(smem + k * piece_bytes) + tid; };
+    // Every 8 pairs, a compiler-level memory barrier: without it the fully unrolled additions
+    // hoist all their shared-memory loads ahead, which takes registers the accumulators hold.
+    auto load_fence = [](int q) {
+      if (q % 8 == 7) asm volatile("" ::: "memory");
+    };
+
+    STRATA_UNROLL
+    for (int p0 = 0; p0 < pairs; p0 += piece) {
+      const int chunks = (pairs - p0 < piece ? pairs - p0 : piece) * (row_bytes / 16);
+      // Parts [first, first + n) into places [at, at + n), all threads; then a barrier.
+      auto fetch = [&](int first, int n, int at) {
+        for (int x = tid; x < n * chunks; x += kThreads) {
+          const int b = x / chunks, c = x % chunks;
+          arch::cp_async<16, arch::CacheLevel::Global>(
+              smem + (at + b) * piece_bytes + c * 16,
+              reinterpret_cast<char const*>(slot_of(first + b)) + int64_t(p0) * row_bytes + c * 16);
+        }
+        arch::cp_async_commit();
+        arch::cp_async_wait<0>();
+        __syncthreads();
+      };
+      // Prefix: x0 + ... + x_{mine-1}, in place 0.
+      for (int i = 0; i < mine;) {
+        const int at = i == 0 ? 0 : 1;
+        const int n = mine - i < places - at ? mine - i : places - at;
+        fetch(i, n, at);
+        if (holds_tile) {
+          Pair* sum = place(0);
+          for (int b = i == 0 ? 1 : 0; b < n; ++b) {
+            Pair const* part = place(at + b);
+            STRATA_UNROLL
+            for (int q = 0; q < piece; ++q) {
+              if (p0 + q >= pairs) break;
+              sum[q * kSliceThreads].x += part[q * kSliceThreads].x;
+              sum[q * kSliceThreads].y += part[q * kSliceThreads].y;
+              load_fence(q);
+            }
           }
         }
+        i += n;
+        __syncthreads();  // before the next fetch overwrites places 1..
       }
-      STRATA_UNROLL
-      for (int q = 0; q < chunk; ++q) {
-        if (c0 + q >= pairs) break;
-        accum(2 * (c0 + q)) = sum[q].x;
-        accum(2 * (c0 + q) + 1) = sum[q].y;
+      if (mine > 0 && holds_tile) {
+        Pair const* sum = place(0);
+        STRATA_UNROLL
+        for (int q = 0; q < piece; ++q) {
+          if (p0 + q >= pairs) break;
+          accum(2 * (p0 + q)) += sum[q * kSliceThreads].x;
+          accum(2 * (p0 + q) + 1) += sum[q * kSliceThreads].y;
+          load_fence(q);
+        }
+      }
+      // Suffix: x_{mine+1}, ..., in order.
+      for (int i = mine + 1; i < count;) {
+        const int n = count - i < places ? count - i : places;
+        fetch(i, n, 0);
+        if (holds_tile) {
+          for (int b = 0; b < n; ++b) {
+            Pair const* part = place(b);
+            STRATA_UNROLL
+            for (int q = 0; q < piece; ++q) {
+              if (p0 + q >= pairs) break;
+              accum(2 * (p0 + q)) += part[q * kSliceThreads].x;
+              accum(2 * (p0 + q) + 1) += part[q * kSliceThreads].y;
+              load_fence(q);
+            }
+          }
+        }
+        i += n;
+        __syncthreads();  // before the next fetch, or the epilogue, reuses shared memory
       }
     }
-    return true;
   }
 };
 
