@@ -25,6 +25,15 @@
 #include "../collective/sm80_mainloop.hpp"
 #include "tile_scheduler.hpp"
 
+// Timeline hook for studies of the kernel's phases (bench/tools/sm80_trace.cu): every thread of a
+// CTA passes STRATA_SM80_TRACE(event) at its start (event 0) and, for the first two segments s of
+// its work (a whole tile, a K split, or a Stream-K share of a tile), before the mainloop
+// (1 + 4s), after it (2 + 4s), after the partial sums are added (3 + 4s) and after the epilogue
+// (4 + 4s, only where this CTA ran it). Nothing unless the includer defines it.
+#ifndef STRATA_SM80_TRACE
+#define STRATA_SM80_TRACE(event) ((void)0)
+#endif
+
 namespace strata {
 
 // `static`: each translation unit that instantiates a kernel gets its own copy, registered with its
@@ -140,22 +149,29 @@ struct Sm80GemmKernel {
   // One K split of one output tile per CTA: the grid is (tiles, batches, splits), splits >= 2
   // (one split runs through run_tiles).
   STRATA_DEVICE static void run_split_k(Params const& p, char* smem) {
+    STRATA_SM80_TRACE(0);
     const TileCoord tile = p.scheduler.tile(blockIdx.x, blockIdx.y, blockIdx.z);
     const int k_tiles = (p.mainloop.k + Config::BK - 1) / Config::BK;
     const int k_begin = tile.split * p.k_tiles_per_split;
     const int k_end = k_begin + p.k_tiles_per_split < k_tiles ? k_begin + p.k_tiles_per_split : k_tiles;
 
     Accumulators accum;
+    STRATA_SM80_TRACE(1);
     mainloop(p, tile, k_begin, k_end, accum, smem);
+    STRATA_SM80_TRACE(2);
 
     if (p.tile_counters != nullptr) {
       // Serial split-K: the splits of a tile are its contributors, in K order.
       const long long g = tile.batch * p.scheduler.tiles_per_batch() + blockIdx.x;
       const int splits = p.scheduler.splits;
       auto slot_of = [&](int s) { return p.slots + (g * splits + s) * kSlotElements; };
-      if (add_partials(p.tile_counters + g, splits, tile.split, slot_of, accum, p.mainloop.m - tile.m * Config::BM,
-                       smem))
+      const bool finish = add_partials(p.tile_counters + g, splits, tile.split, slot_of, accum,
+                                       p.mainloop.m - tile.m * Config::BM, smem);
+      STRATA_SM80_TRACE(3);
+      if (finish) {
         epilogue(p, tile, accum, smem);
+        STRATA_SM80_TRACE(4);
+      }
     } else {
       const int64_t slice = int64_t(p.mainloop.m) * p.partials_ld;
       const int64_t split_stride = slice * p.scheduler.batches;
@@ -163,6 +179,7 @@ struct Sm80GemmKernel {
       Sm80EpilogueArguments<ElementPartial, ElementPartial, StoreAccumulator> out{
           batch_partials + tile.split * split_stride, p.partials_ld, nullptr, 0, {}};
       PartialEpilogue::run(out, p.mainloop.m, p.mainloop.n, tile.m * Config::BM, tile.n * Config::BN, accum, smem);
+      STRATA_SM80_TRACE(3);
     }
   }
 
@@ -194,6 +211,7 @@ struct Sm80GemmKernel {
     const int k_tiles = (p.mainloop.k + Config::BK - 1) / Config::BK;  // 0 when k == 0
     const int c = static_cast<int>(blockIdx.x);
     Accumulators accum;
+    STRATA_SM80_TRACE(0);
     // Segment s of this CTA's work: one tile, or the part of one tile its range holds. Everything
     // is recomputed from blockIdx and s, so that only s lives across the mainloop.
     for (int s = 0;; ++s) {
@@ -212,7 +230,9 @@ struct Sm80GemmKernel {
       }
       if (s > 0) __syncthreads();  // the previous tile's epilogue is done with shared memory
       const TileCoord tile = p.scheduler.global_tile(g);
+      if (s < 2) STRATA_SM80_TRACE(1 + 4 * s);
       mainloop(p, tile, k_begin, k_end, accum, smem);
+      if (s < 2) STRATA_SM80_TRACE(2 + 4 * s);
       bool finish = true;
       if (j >= 0) {
         const int t = g - sk.first_tile;
@@ -222,7 +242,11 @@ struct Sm80GemmKernel {
           finish = add_partials(p.tile_counters + t, last - first + 1, j - first, slot_of, accum,
                                 p.mainloop.m - tile.m * Config::BM, smem);
       }
-      if (finish) epilogue(p, tile, accum, smem);
+      if (s < 2) STRATA_SM80_TRACE(3 + 4 * s);
+      if (finish) {
+        epilogue(p, tile, accum, smem);
+        if (s < 2) STRATA_SM80_TRACE(4 + 4 * s);
+      }
     }
   }
 

@@ -1,0 +1,209 @@
+// Where a GEMM's time goes, CTA by CTA: the kernel's timeline hook (STRATA_SM80_TRACE in
+// include/kernel/sm80_gemm.hpp) stamps each CTA's phases with the GPU's global timer, and this tool
+// prints, for each shape and work split, the event-timed median of 30 launches next to the
+// phases of the last one: when the CTAs start, how long each segment's mainloop, partial-sum
+// fixup and epilogue take on average, and how the CTAs' end times spread. Also the event-timed
+// launch of an empty kernel: the part of every figure that is launch, not GEMM.
+//
+//   scripts/trace-sm80.sh [m,n,k ...]     (default: two m = 128 decode shapes and 2048^3)
+//
+// bf16, A row-major, B column-major, random data; not a benchmark of record (bench/sm80_gemm is).
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace trace {
+constexpr int kMaxCtas = 8192;
+constexpr int kEvents = 9;  // see STRATA_SM80_TRACE: 0, then 1..4 and 5..8 for two segments
+__device__ unsigned long long stamps[kMaxCtas * kEvents];
+__device__ __forceinline__ void record(int event) {
+  if (threadIdx.x != 0) return;
+  const unsigned cta = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  if (cta >= unsigned(kMaxCtas)) return;
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  stamps[cta * kEvents + event] = t;
+}
+}  // namespace trace
+
+#define STRATA_SM80_TRACE(event) trace::record(event)
+#include "kernel/sm80_auto_gemm.hpp"
+
+namespace {
+using T = __nv_bfloat16;
+using Auto = strata::Sm80AutoGemm<strata::Sm80Tiles<T>, T>;
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+__global__ void fill(T* p, long long n, unsigned seed) {
+  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += gridDim.x * 256LL) {
+    unsigned h = unsigned(i) * 2654435761u ^ seed;
+    h ^= h >> 13;
+    h *= 0x5bd1e995u;
+    h ^= h >> 15;
+    p[i] = __float2bfloat16(float(h & 0xffff) / 32768.f - 1.f);
+  }
+}
+__global__ void empty_kernel() {}
+
+template <class F>
+float median_us(F&& launch) {
+  cudaEvent_t a, b;
+  check(cudaEventCreate(&a), "cudaEventCreate");
+  check(cudaEventCreate(&b), "cudaEventCreate");
+  std::vector<float> us;
+  for (int r = 0; r < 35; ++r) {
+    check(cudaEventRecord(a), "cudaEventRecord");
+    launch();
+    check(cudaEventRecord(b), "cudaEventRecord");
+    check(cudaEventSynchronize(b), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+    if (r >= 5) us.push_back(ms * 1e3f);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  std::nth_element(us.begin(), us.begin() + us.size() / 2, us.end());
+  return us[us.size() / 2];
+}
+
+struct Variant {
+  const char* name;
+  strata::Schedule schedule;
+  int split_k;
+  strata::SplitKMode mode;
+};
+
+void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
+  Auto::Arguments x;
+  x.m = m, x.n = n, x.k = k;
+  x.A = a, x.lda = k, x.B = b, x.ldb = k, x.D = d, x.ldd = n;
+  x.epilogue = {{1.f, 0.f}};
+  x.schedule = v.schedule;
+  x.split_k = v.split_k;
+  x.split_k_mode = v.mode;
+  const size_t ws_bytes = Auto::workspace_size(x);
+  void* ws = nullptr;
+  if (ws_bytes) check(cudaMalloc(&ws, ws_bytes), "cudaMalloc workspace");
+  Auto gemm;
+  strata::Status s = gemm.initialize(x, ws, ws_bytes);
+  if (!s) {
+    std::printf("  %-22s refused: %s\n", v.name, s.message().c_str());
+    cudaFree(ws);
+    return;
+  }
+  auto run = [&] {
+    strata::Status r = gemm.run();
+    if (!r) {
+      std::fprintf(stderr, "run: %s\n", r.message().c_str());
+      std::exit(1);
+    }
+  };
+  const float median = median_us(run);
+  std::vector<unsigned long long> zero(size_t(trace::kMaxCtas) * trace::kEvents, 0), st(zero.size());
+  check(cudaMemcpyToSymbol(trace::stamps, zero.data(), zero.size() * sizeof(zero[0])), "clear stamps");
+  run();
+  check(cudaDeviceSynchronize(), "traced run");
+  check(cudaMemcpyFromSymbol(st.data(), trace::stamps, st.size() * sizeof(st[0])), "read stamps");
+  cudaFree(ws);
+
+  unsigned long long t0 = ~0ULL;
+  int ctas = 0;
+  for (int c = 0; c < trace::kMaxCtas; ++c)
+    if (st[size_t(c) * trace::kEvents]) ++ctas, t0 = std::min(t0, st[size_t(c) * trace::kEvents]);
+  if (ctas == 0) {
+    std::printf("  %-22s %7.1f us (nothing traced)\n", v.name, median);
+    return;
+  }
+  auto us = [&](unsigned long long later, unsigned long long earlier) { return double(later - earlier) / 1e3; };
+  double sum[2][4] = {}, start_spread = 0;
+  int count[2][4] = {};
+  std::vector<double> ends;
+  for (int c = 0; c < trace::kMaxCtas; ++c) {
+    unsigned long long const* e = &st[size_t(c) * trace::kEvents];
+    if (!e[0]) continue;
+    start_spread = std::max(start_spread, us(e[0], t0));
+    unsigned long long last = e[0];
+    for (int seg = 0; seg < 2; ++seg) {
+      unsigned long long const* u = e + 1 + 4 * seg;
+      const unsigned long long before = seg == 0 ? e[0] : std::max(e[3], e[4]);
+      for (int phase = 0; phase < 4; ++phase) {
+        if (!u[phase]) continue;
+        const unsigned long long from = phase == 0 ? before : u[phase - 1];
+        if (!from) continue;
+        sum[seg][phase] += us(u[phase], from);
+        ++count[seg][phase];
+        last = std::max(last, u[phase]);
+      }
+    }
+    ends.push_back(us(last, t0));
+  }
+  std::sort(ends.begin(), ends.end());
+  const size_t q = ends.size();
+  std::printf("  %-22s %7.1f us event-timed; %d CTAs start within %.1f us, end at %.1f / %.1f / %.1f us "
+              "(min / median / max)\n",
+              v.name, median, ctas, start_spread, ends[0], ends[q / 2], ends[q - 1]);
+  static const char* phases[4] = {"setup", "mainloop", "fixup", "epilogue"};
+  for (int seg = 0; seg < 2; ++seg) {
+    if (!count[seg][1]) continue;
+    std::printf("  %-22s   segment %d (%d CTAs):", "", seg, count[seg][1]);
+    for (int phase = 0; phase < 4; ++phase)
+      if (count[seg][phase])
+        std::printf(" %s %.2f%s", phases[phase], sum[seg][phase] / count[seg][phase],
+                    count[seg][phase] != count[seg][1] ? (" (" + std::to_string(count[seg][phase]) + ")").c_str() : "");
+    std::printf(" us\n");
+  }
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::array<int, 3>> shapes;
+  for (int i = 1; i < argc; ++i) {
+    std::array<int, 3> s{};
+    if (std::sscanf(argv[i], "%d,%d,%d", &s[0], &s[1], &s[2]) != 3) {
+      std::fprintf(stderr, "usage: %s [m,n,k ...]\n", argv[0]);
+      return 2;
+    }
+    shapes.push_back(s);
+  }
+  if (shapes.empty()) shapes = {{128, 14336, 4096}, {128, 8192, 8192}, {2048, 2048, 2048}};
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  std::printf("GPU: %s, %d SMs; event-timed empty kernel launch: %.1f us\n", prop.name, prop.multiProcessorCount,
+              median_us([&] { empty_kernel<<<prop.multiProcessorCount, 256>>>(); }));
+  const Variant variants[] = {
+      {"automatic", strata::Schedule::automatic, 0, strata::SplitKMode::automatic},
+      {"tile grid, no split", strata::Schedule::tiles, 1, strata::SplitKMode::automatic},
+      {"Stream-K", strata::Schedule::stream_k, 1, strata::SplitKMode::automatic},
+      {"split-K 2 serial", strata::Schedule::tiles, 2, strata::SplitKMode::serial},
+      {"split-K 2 parallel", strata::Schedule::tiles, 2, strata::SplitKMode::parallel},
+  };
+  for (auto const& s : shapes) {
+    const int m = s[0], n = s[1], k = s[2];
+    T *a, *b, *d;
+    check(cudaMalloc(&a, sizeof(T) * size_t(m) * k), "cudaMalloc A");
+    check(cudaMalloc(&b, sizeof(T) * size_t(k) * n), "cudaMalloc B");
+    check(cudaMalloc(&d, sizeof(T) * size_t(m) * n), "cudaMalloc D");
+    fill<<<1024, 256>>>(a, (long long)m * k, 1);
+    fill<<<1024, 256>>>(b, (long long)k * n, 2);
+    Auto::Arguments shape;
+    shape.m = m, shape.n = n, shape.k = k;
+    std::printf("m%d n%d k%d (%s tile class)\n", m, n, k, strata::sm80_tile_class_name(Auto::tile_class(shape)));
+    for (auto const& v : variants) trace_one(m, n, k, a, b, d, v);
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(d);
+  }
+  return 0;
+}
