@@ -381,31 +381,23 @@ struct Sm80GemmKernel {
         i += n;
         __syncthreads();  // before the next fetch overwrites places 1..
       }
-      if (mine > 0 && holds_tile) {
-        Pair const* sum = place(0);
+      // accum += this thread's values of the part at `part` (this piece of it).
+      auto add_to_accum = [&](Pair const* part) {
         STRATA_UNROLL
         for (int q = 0; q < piece; ++q) {
           if (p0 + q >= pairs) break;
-          accum(2 * (p0 + q)) += sum[q * kSliceThreads].x;
-          accum(2 * (p0 + q) + 1) += sum[q * kSliceThreads].y;
+          accum(2 * (p0 + q)) += part[q * kSliceThreads].x;
+          accum(2 * (p0 + q) + 1) += part[q * kSliceThreads].y;
           load_fence(q);
         }
-      }
+      };
+      if (mine > 0 && holds_tile) add_to_accum(place(0));
       // Suffix: x_{mine+1}, ..., in order.
       for (int i = mine + 1; i < count;) {
         const int n = count - i < places ? count - i : places;
         fetch(i, n, 0);
         if (holds_tile) {
-          for (int b = 0; b < n; ++b) {
-            Pair const* part = place(b);
-            STRATA_UNROLL
-            for (int q = 0; q < piece; ++q) {
-              if (p0 + q >= pairs) break;
-              accum(2 * (p0 + q)) += part[q * kSliceThreads].x;
-              accum(2 * (p0 + q) + 1) += part[q * kSliceThreads].y;
-              load_fence(q);
-            }
-          }
+          for (int b = 0; b < n; ++b) add_to_accum(place(b));
         }
         i += n;
         __syncthreads();  // before the next fetch, or the epilogue, reuses shared memory
