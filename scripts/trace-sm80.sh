@@ -11,6 +11,6 @@ if ! command -v nvcc >/dev/null 2>&1 && [[ -x /usr/local/cuda/bin/nvcc ]]; then
   export PATH="/usr/local/cuda/bin:$PATH"
 fi
 nvcc -std=c++20 --expt-relaxed-constexpr -gencode arch=compute_80,code=sm_90 -O3 -I include \
-  bench/tools/sm80_trace.cu -o "$OUT/sm80_trace" >"$OUT/trace-build.log" 2>&1 ||
+  bench/tools/sm80_trace.cu -o "$OUT/sm80_trace" -lcublas >"$OUT/trace-build.log" 2>&1 ||
   { grep -m5 -A3 error "$OUT/trace-build.log"; exit 1; }
 "$OUT/sm80_trace" "$@"

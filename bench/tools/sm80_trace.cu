@@ -14,9 +14,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <cstdlib>
+#include <exception>
 #include <string>
 #include <vector>
+
+#include "../gemm_bench.cuh"
 
 namespace trace {
 constexpr int kMaxCtas = 8192;
@@ -38,44 +40,14 @@ __device__ __forceinline__ void record(int event) {
 namespace {
 using T = __nv_bfloat16;
 using Auto = strata::Sm80AutoGemm<strata::Sm80Tiles<T>, T>;
+using strata::bench::check;
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-__global__ void fill(T* p, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += gridDim.x * 256LL) {
-    unsigned h = unsigned(i) * 2654435761u ^ seed;
-    h ^= h >> 13;
-    h *= 0x5bd1e995u;
-    h ^= h >> 15;
-    p[i] = __float2bfloat16(float(h & 0xffff) / 32768.f - 1.f);
-  }
-}
 __global__ void empty_kernel() {}
 
+// Event-timed median of 30 launches after 5 warm-up ones, in µs (bench/gemm_bench.cuh).
 template <class F>
-float median_us(F&& launch) {
-  cudaEvent_t a, b;
-  check(cudaEventCreate(&a), "cudaEventCreate");
-  check(cudaEventCreate(&b), "cudaEventCreate");
-  std::vector<float> us;
-  for (int r = 0; r < 35; ++r) {
-    check(cudaEventRecord(a), "cudaEventRecord");
-    launch();
-    check(cudaEventRecord(b), "cudaEventRecord");
-    check(cudaEventSynchronize(b), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
-    if (r >= 5) us.push_back(ms * 1e3f);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  std::nth_element(us.begin(), us.begin() + us.size() / 2, us.end());
-  return us[us.size() / 2];
+double median_us(F&& launch) {
+  return strata::bench::median_ms([&](int) { launch(); }) * 1e3;
 }
 
 struct Variant {
@@ -93,30 +65,23 @@ void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
   x.schedule = v.schedule;
   x.split_k = v.split_k;
   x.split_k_mode = v.mode;
-  const size_t ws_bytes = Auto::workspace_size(x);
-  void* ws = nullptr;
-  if (ws_bytes) check(cudaMalloc(&ws, ws_bytes), "cudaMalloc workspace");
+  strata::bench::DeviceArray<char> ws(int64_t(Auto::workspace_size(x)));
   Auto gemm;
-  strata::Status s = gemm.initialize(x, ws, ws_bytes);
+  strata::Status s = gemm.initialize(x, ws.ptr, size_t(ws.count));
   if (!s) {
     std::printf("  %-22s refused: %s\n", v.name, s.message().c_str());
-    cudaFree(ws);
     return;
   }
   auto run = [&] {
     strata::Status r = gemm.run();
-    if (!r) {
-      std::fprintf(stderr, "run: %s\n", r.message().c_str());
-      std::exit(1);
-    }
+    if (!r) throw std::runtime_error("run: " + r.message());
   };
-  const float median = median_us(run);
+  const double median = median_us(run);
   std::vector<unsigned long long> zero(size_t(trace::kMaxCtas) * trace::kEvents, 0), st(zero.size());
   check(cudaMemcpyToSymbol(trace::stamps, zero.data(), zero.size() * sizeof(zero[0])), "clear stamps");
   run();
   check(cudaDeviceSynchronize(), "traced run");
   check(cudaMemcpyFromSymbol(st.data(), trace::stamps, st.size() * sizeof(st[0])), "read stamps");
-  cudaFree(ws);
 
   unsigned long long t0 = ~0ULL;
   int ctas = 0;
@@ -167,7 +132,7 @@ void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
 }
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   std::vector<std::array<int, 3>> shapes;
   for (int i = 1; i < argc; ++i) {
     std::array<int, 3> s{};
@@ -191,19 +156,16 @@ int main(int argc, char** argv) {
   };
   for (auto const& s : shapes) {
     const int m = s[0], n = s[1], k = s[2];
-    T *a, *b, *d;
-    check(cudaMalloc(&a, sizeof(T) * size_t(m) * k), "cudaMalloc A");
-    check(cudaMalloc(&b, sizeof(T) * size_t(k) * n), "cudaMalloc B");
-    check(cudaMalloc(&d, sizeof(T) * size_t(m) * n), "cudaMalloc D");
-    fill<<<1024, 256>>>(a, (long long)m * k, 1);
-    fill<<<1024, 256>>>(b, (long long)k * n, 2);
+    strata::bench::DeviceArray<T> a(int64_t(m) * k), b(int64_t(k) * n), d(int64_t(m) * n);
+    strata::bench::fill_random(a.ptr, a.count, 1);
+    strata::bench::fill_random(b.ptr, b.count, 2);
     Auto::Arguments shape;
     shape.m = m, shape.n = n, shape.k = k;
     std::printf("m%d n%d k%d (%s tile class)\n", m, n, k, strata::sm80_tile_class_name(Auto::tile_class(shape)));
-    for (auto const& v : variants) trace_one(m, n, k, a, b, d, v);
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(d);
+    for (auto const& v : variants) trace_one(m, n, k, a.ptr, b.ptr, d.ptr, v);
   }
   return 0;
+} catch (std::exception const& e) {
+  std::fprintf(stderr, "sm80_trace: %s\n", e.what());
+  return 1;
 }
