@@ -280,15 +280,22 @@ struct Sm80GemmKernel {
     constexpr int pairs = kValues / 2;
     const int tid = threadIdx.x;
     const bool holds_tile = Config::holds_sum(tid);
-    int* flag = reinterpret_cast<int*>(smem);  // the mainloop and epilogue are done with it
+    // Thread 0's decision, to every thread (through shared memory: the mainloop and epilogue
+    // are done with it, and it is free again afterwards).
+    auto from_thread_0 = [&](bool decision) {
+      int* flag = reinterpret_cast<int*>(smem);
+      if (tid == 0) *flag = decision;
+      __syncthreads();
+      const bool all = *flag;
+      __syncthreads();
+      return all;
+    };
+    bool last = false;
     if (tid == 0) {
-      const bool others_done = *static_cast<volatile int*>(counter) == count - 1;
-      if (others_done) *counter = 0;  // nobody else counts this run: ready for the next one
-      *flag = others_done;
+      last = *static_cast<volatile int*>(counter) == count - 1;  // every other part is in
+      if (last) *counter = 0;  // nobody else counts this run: ready for the next one
     }
-    __syncthreads();
-    bool last = *flag;
-    __syncthreads();
+    last = from_thread_0(last);
     if (!last) {
       if (holds_tile) {
         const bool all_rows = rows_left >= Config::BM;
@@ -301,14 +308,10 @@ struct Sm80GemmKernel {
       __threadfence();
       __syncthreads();
       if (tid == 0) {
-        const bool is_last = atomicAdd(counter, 1) == count - 1;
-        if (is_last) *counter = 0;  // every contributor has counted: ready for the next run
-        *flag = is_last;
+        last = atomicAdd(counter, 1) == count - 1;
+        if (last) *counter = 0;  // every contributor has counted: ready for the next run
       }
-      __syncthreads();
-      last = *flag;
-      __syncthreads();  // shared memory is reused below and by the epilogue
-      if (!last) return false;
+      if (!from_thread_0(last)) return false;
     }
     __threadfence();
     add_other_parts(count, mine, slot_of, accum, smem);
