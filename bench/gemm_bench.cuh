@@ -101,6 +101,31 @@ inline double median_ms(const std::function<void(int)>& launch, int warmup = 5, 
   return median_ms_interleaved({launch}, warmup, reps)[0];
 }
 
+// Mean time in ms per launch when `batch` launches go back to back on the stream with nothing in
+// between (as a model's GEMMs do), between two events; the median over `reps` batches. Launch
+// latency and a kernel's ramp-up and tail then overlap the neighbouring launches, which the
+// one-at-a-time figure of median_ms charges in full.
+inline double streamed_ms(const std::function<void(int)>& launch, int batch = 100, int reps = 5) {
+  for (int i = 0; i < batch; ++i) launch(i);  // warm-up
+  check(cudaDeviceSynchronize(), "streamed warm-up");
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  std::vector<float> ms(static_cast<size_t>(reps));
+  for (int r = 0; r < reps; ++r) {
+    check(cudaEventRecord(start), "cudaEventRecord");
+    for (int i = 0; i < batch; ++i) launch(i);
+    check(cudaEventRecord(stop), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    check(cudaEventElapsedTime(&ms[size_t(r)], start, stop), "cudaEventElapsedTime");
+  }
+  check(cudaGetLastError(), "streamed launches");
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::nth_element(ms.begin(), ms.begin() + reps / 2, ms.end());
+  return double(ms[size_t(reps / 2)]) / batch;
+}
+
 template <class T> struct CublasType;
 template <> struct CublasType<__half> { static constexpr cudaDataType_t value = CUDA_R_16F; };
 template <> struct CublasType<__nv_bfloat16> { static constexpr cudaDataType_t value = CUDA_R_16BF; };

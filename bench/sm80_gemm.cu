@@ -1,7 +1,8 @@
 // Strata's Ampere-path GEMM (cp.async + ldmatrix + mma.sync) against cuBLAS, in the same process
 // on the same buffers: random data, several input sets rotated so L2 does not flatter, CUDA
 // events, median of many runs. Per shape: TFLOP/s of both and their ratio; for decode shapes
-// (M <= 128) also TB/s of A + B + D moved. The mma.sync ceiling of this GPU is measured first.
+// (M <= 128) also TB/s of A + B + D moved, one launch at a time and streamed (100 back to back).
+// The mma.sync ceiling of this GPU is measured first.
 //
 //   sm80_gemm [--benchmark_filter=<regex>]     e.g. --benchmark_filter='bf16/8192'
 //   STRATA_BENCH_SHAPES="m,n,k;..." adds shapes (named <type>/extra/m<m>_n<n>_k<k>)
@@ -131,7 +132,10 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   // shapes), are timed too, for the record, interleaved with it (median_ms_interleaved). cuBLAS is timed on its own, back to back: interleaved with strata's
   // kernels it measured 5-20 % slower (2048^3-4096^3 and decode shapes), a cost of alternating
   // kernels that its usual figure does not carry; timed alone it is the stronger baseline.
+  // Decode shapes are also timed streamed (streamed_ms: 100 launches back to back), how a model's
+  // layers run them; both libraries alike.
   double strata_ms = 0, stream_k_ms = 0, tiles_ms = 0, serial_ms = 0, parallel_ms = 0, cublas_ms = 0;
+  double strata_streamed_ms = 0, cublas_streamed_ms = 0;
   auto time_all = [&](auto prototype) -> bool {
     using Runner = decltype(prototype);
     std::vector<Runner> runners(m <= 128 ? 4 : 3);
@@ -156,6 +160,10 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     if (m <= 128) serial_ms = ms[2], parallel_ms = ms[3];
     else tiles_ms = ms[2];
     cublas_ms = median_ms(cublas);
+    if (m <= 128) {
+      strata_streamed_ms = streamed_ms(launches[reverse ? launches.size() - 1 : 0]);
+      cublas_streamed_ms = streamed_ms(cublas);
+    }
     return true;
   };
   using Auto = AutoGemmFor<T>;
@@ -184,6 +192,8 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     state.counters["serial_TBs"] = bytes / serial_ms / 1e9;
     state.counters["parallel_TBs"] = bytes / parallel_ms / 1e9;
     state.counters["streamk_TBs"] = bytes / stream_k_ms / 1e9;
+    state.counters["strata_TBs_streamed"] = bytes / strata_streamed_ms / 1e9;
+    state.counters["cublas_TBs_streamed"] = bytes / cublas_streamed_ms / 1e9;
   }
 }
 
