@@ -106,24 +106,10 @@ inline double median_ms(const std::function<void(int)>& launch, int warmup = 5, 
 // latency and a kernel's ramp-up and tail then overlap the neighbouring launches, which the
 // one-at-a-time figure of median_ms charges in full.
 inline double streamed_ms(const std::function<void(int)>& launch, int batch = 100, int reps = 5) {
-  for (int i = 0; i < batch; ++i) launch(i);  // warm-up
-  check(cudaDeviceSynchronize(), "streamed warm-up");
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
-  std::vector<float> ms(static_cast<size_t>(reps));
-  for (int r = 0; r < reps; ++r) {
-    check(cudaEventRecord(start), "cudaEventRecord");
-    for (int i = 0; i < batch; ++i) launch(i);
-    check(cudaEventRecord(stop), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    check(cudaEventElapsedTime(&ms[size_t(r)], start, stop), "cudaEventElapsedTime");
-  }
-  check(cudaGetLastError(), "streamed launches");
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  std::nth_element(ms.begin(), ms.begin() + reps / 2, ms.end());
-  return double(ms[size_t(reps / 2)]) / batch;
+  auto launches = [&](int i) {
+    for (int j = 0; j < batch; ++j) launch(i * batch + j);
+  };
+  return median_ms_interleaved({launches}, 1, reps)[0] / batch;
 }
 
 template <class T> struct CublasType;

@@ -34,13 +34,13 @@
 #include <cstdlib>
 #include <exception>
 #include <functional>
-#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "../gemm_bench.cuh"
 #include "../mma_ceiling.cuh"
+#include "../strata_runner.cuh"
 #include "atom/arch/sm80.hpp"
 #include "kernel/sm80_auto_gemm.hpp"
 
@@ -56,7 +56,6 @@ struct Nvml {
   Device device = nullptr;
   int (*get_energy)(Device, unsigned long long*) = nullptr;  // mJ since the driver loaded
   int (*get_clock)(Device, int, unsigned*) = nullptr;        // MHz; type 1 = SM
-  int (*get_power)(Device, unsigned*) = nullptr;             // mW
   int (*get_reasons)(Device, unsigned long long*) = nullptr; // clock event reasons (bit 2: SW power cap)
   int (*get_temperature)(Device, int, unsigned*) = nullptr;   // °C; sensor 0 = GPU
   unsigned limit_mw = 0;
@@ -70,13 +69,12 @@ struct Nvml {
     auto limit = reinterpret_cast<int (*)(Device, unsigned*)>(sym("nvmlDeviceGetEnforcedPowerLimit"));
     get_energy = reinterpret_cast<decltype(get_energy)>(sym("nvmlDeviceGetTotalEnergyConsumption"));
     get_clock = reinterpret_cast<decltype(get_clock)>(sym("nvmlDeviceGetClockInfo"));
-    get_power = reinterpret_cast<decltype(get_power)>(sym("nvmlDeviceGetPowerUsage"));
     get_reasons = reinterpret_cast<decltype(get_reasons)>(sym("nvmlDeviceGetCurrentClocksEventReasons"));
     get_temperature = reinterpret_cast<decltype(get_temperature)>(sym("nvmlDeviceGetTemperature"));
     if (!get_reasons)
       get_reasons = reinterpret_cast<decltype(get_reasons)>(sym("nvmlDeviceGetCurrentClocksThrottleReasons"));
     char bus[32] = {};
-    if (!init || !by_bus || !get_energy || !get_clock || !get_power || init() != 0 ||
+    if (!init || !by_bus || !get_energy || !get_clock || init() != 0 ||
         cudaDeviceGetPCIBusId(bus, sizeof bus, 0) != cudaSuccess || by_bus(bus, &device) != 0) {
       device = nullptr;
       return;
@@ -92,9 +90,9 @@ struct Nvml {
 };
 
 struct Sample {
-  unsigned sm_mhz = 0, memory_mhz = 0, power_mw = 0, celsius = 0;
+  unsigned sm_mhz = 0, memory_mhz = 0, celsius = 0;
   unsigned long long reasons = 0;  // NVML clock event reasons
-  bool power_capped = false;
+  bool power_capped() const { return reasons & 0x4ULL; }  // the software power cap
 };
 
 struct Measured {
@@ -133,9 +131,8 @@ Measured sustain(Nvml const& nvml, double seconds, double flops, std::function<v
       if (nvml.ok()) {
         nvml.get_clock(nvml.device, 1, &s.sm_mhz);
         nvml.get_clock(nvml.device, 2, &s.memory_mhz);
-        nvml.get_power(nvml.device, &s.power_mw);
         if (nvml.get_temperature) nvml.get_temperature(nvml.device, 0, &s.celsius);
-        if (nvml.get_reasons && nvml.get_reasons(nvml.device, &s.reasons) == 0) s.power_capped = s.reasons & 0x4ULL;
+        if (nvml.get_reasons) nvml.get_reasons(nvml.device, &s.reasons);
       }
       m.samples.push_back(s);
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -165,7 +162,7 @@ void print_row(std::string const& name, Measured const& m, double bytes_per_flop
   unsigned mhz_min = ~0u, celsius = 0;
   unsigned long long reasons = 0;
   for (auto const& s : m.samples) {
-    mhz += s.sm_mhz, capped += s.power_capped, mhz_min = std::min(mhz_min, s.sm_mhz);
+    mhz += s.sm_mhz, capped += s.power_capped(), mhz_min = std::min(mhz_min, s.sm_mhz);
     memory_mhz += s.memory_mhz, celsius = std::max(celsius, s.celsius), reasons |= s.reasons;
   }
   const double n = std::max<double>(double(m.samples.size()), 1);
@@ -293,12 +290,12 @@ int main(int argc, char** argv) try {
 
   // Idle: what the board draws doing nothing (static power and memory refresh).
   {
+    const double idle_seconds = std::min(seconds, 2.0);
     check(cudaDeviceSynchronize(), "sync");
     const unsigned long long e0 = nvml.energy_mj();
-    std::this_thread::sleep_for(std::chrono::duration<double>(std::min(seconds, 2.0)));
+    std::this_thread::sleep_for(std::chrono::duration<double>(idle_seconds));
     const unsigned long long e1 = nvml.energy_mj();
-    if (nvml.ok())
-      std::printf("%-34s %8s %6s %7.0f\n", "idle", "-", "-", double(e1 - e0) * 1e-3 / std::min(seconds, 2.0));
+    if (nvml.ok()) std::printf("%-34s %8s %6s %7.0f\n", "idle", "-", "-", double(e1 - e0) * 1e-3 / idle_seconds);
   }
 
   // 1. The register-only loop: grid and iteration count as in bench/mma_ceiling.cuh.
@@ -347,30 +344,19 @@ int main(int argc, char** argv) try {
     strata::bench::DeviceArray<T> a(a_elems * sets), b(b_elems * sets), d(int64_t(m) * n);
     strata::bench::fill_random(a.ptr, a.count, 11);
     strata::bench::fill_random(b.ptr, b.count, 12);
-    std::vector<std::unique_ptr<Auto>> gemms;
-    std::vector<std::unique_ptr<strata::bench::DeviceArray<char>>> workspaces;
+    std::vector<T*> a_sets, b_sets;
+    for (int s = 0; s < sets; ++s) a_sets.push_back(a.ptr + s * a_elems), b_sets.push_back(b.ptr + s * b_elems);
+    strata::bench::StrataRunner<Auto, T, T> runner;  // as the bench runs it
+    std::string why;
+    if (!runner.prepare(m, n, k, a_sets, b_sets, d.ptr, why)) throw std::runtime_error("strata refused: " + why);
     Auto::Arguments x;
     x.m = m, x.n = n, x.k = k;
-    x.lda = k, x.ldb = k, x.D = d.ptr, x.ldd = n;
-    x.epilogue = {{1.f, 0.f}};
-    x.split_k = 0;  // as the bench: split K and choose Stream-K where the library's rule says so
-    x.schedule = strata::Schedule::automatic;
-    for (int s = 0; s < sets; ++s) {
-      x.A = a.ptr + s * a_elems, x.B = b.ptr + s * b_elems;
-      workspaces.push_back(std::make_unique<strata::bench::DeviceArray<char>>(int64_t(Auto::workspace_size(x))));
-      gemms.push_back(std::make_unique<Auto>());
-      const strata::Status st = gemms.back()->initialize(x, workspaces.back()->ptr, size_t(workspaces.back()->count));
-      if (!st) throw std::runtime_error("strata refused the GEMM: " + st.message());
-    }
     const double flops = 2.0 * m * double(n) * k;
     const double bytes_per_flop = double(a_elems + b_elems + int64_t(m) * n) * sizeof(T) / flops;
     const std::string shape = "m" + std::to_string(m) + " n" + std::to_string(n) + " k" + std::to_string(k);
     int next = 0;
     print_row("4. strata " + shape + " (" + strata::sm80_tile_class_name(Auto::tile_class(x)) + ")",
-              sustain(nvml, seconds, flops, [&] {
-                const strata::Status st = gemms[size_t(next++ % sets)]->run();
-                if (!st) throw std::runtime_error("strata run: " + st.message());
-              }),
+              sustain(nvml, seconds, flops, [&] { runner.launch(next++); }),
               bytes_per_flop);
     print_row("5. cuBLAS " + shape, sustain(nvml, seconds, flops, [&] {
                 const int s = next++ % sets;

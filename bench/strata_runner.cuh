@@ -1,0 +1,52 @@
+// How the benches run a strata GEMM (automatic split-K, one GEMM per input set sharing one
+// workspace): bench/sm80_gemm.cu and bench/tools/sm80_power.cu use it, so both measure the same.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <kernel/gemm.hpp>
+
+#include "gemm_bench.cuh"
+
+namespace strata::bench {
+
+// Runs one strata kernel on input set `i`; returns false (and says why) if refused. Each input set
+// has its own GEMM, initialized once (as a model layer would hold it) and run many times.
+template <class G, class T, class TD>
+struct StrataRunner {
+  std::vector<G> gemms;
+  std::unique_ptr<DeviceArray<char>> workspace;
+  Schedule schedule = Schedule::automatic;
+  SplitKMode split_k_mode = SplitKMode::automatic;
+
+  bool prepare(int m, int n, int k, std::vector<T*> const& a, std::vector<T*> const& b, TD* d, std::string& why) {
+    std::vector<typename G::Arguments> args;
+    for (size_t i = 0; i < a.size(); ++i) {
+      typename G::Arguments x;
+      x.m = m; x.n = n; x.k = k;
+      x.A = a[i]; x.lda = k; x.B = b[i]; x.ldb = k; x.D = d; x.ldd = n;
+      x.epilogue = {{1.f, 0.f}};
+      x.split_k = 0;  // automatic: split K when the tiles alone do not fill the GPU
+      x.schedule = schedule;
+      x.split_k_mode = split_k_mode;
+      args.push_back(x);
+    }
+    const size_t ws = G::workspace_size(args[0]);
+    workspace = std::make_unique<DeviceArray<char>>(int64_t(ws));
+    gemms.resize(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+      Status s = gemms[i].initialize(args[i], workspace->ptr, size_t(workspace->count));
+      if (!s) { why = s.message(); return false; }
+    }
+    return true;
+  }
+  void launch(int i) {
+    Status s = gemms[size_t(i) % gemms.size()].run();
+    if (!s) throw std::runtime_error("strata GEMM: " + s.message());
+  }
+};
+
+}  // namespace strata::bench
