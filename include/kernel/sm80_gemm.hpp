@@ -394,7 +394,10 @@ struct Sm80GemmKernel {
           load_fence(q);
         }
       };
-      if (mine > 0 && holds_tile) add_to_accum(place(0));
+      if (mine > 0) {
+        if (holds_tile) add_to_accum(place(0));
+        __syncthreads();  // place 0 is read before the suffix's fetch, the next piece or the epilogue reuses it
+      }
       // Suffix: x_{mine+1}, ..., in order.
       for (int i = mine + 1; i < count;) {
         const int n = count - i < places ? count - i : places;
