@@ -312,4 +312,18 @@ STRATA_HOST_DEVICE void copy_if(Atom const& atom, Pred const& pred, Src&& src, D
   });
 }
 
+// copy_bytes(atom, bytes_of, src, dst): as copy, for atoms that copy a byte count and zero-fill
+// the rest of their footprint (cp.async with src-size): call c reads bytes_of(c) bytes (0 reads
+// nothing, so its source address need not be readable) and writes the whole footprint.
+template <CopyAtomLike Atom, class BytesOf, AnyTensor Src, AnyTensor Dst>
+STRATA_HOST_DEVICE void copy_bytes(Atom const& atom, BytesOf const& bytes_of, Src&& src, Dst&& dst) {
+  using A = std::remove_cvref_t<Atom>;
+  constexpr int calls = detail::copy_calls<Atom, std::remove_cvref_t<Src>, std::remove_cvref_t<Dst>>();
+  detail::for_each_call<calls>([&](auto c) {
+    CopyOperand<std::remove_reference_t<Src>, A::num_values_src, Int<c * A::num_values_src>> s{src, {}};
+    CopyOperand<std::remove_reference_t<Dst>, A::num_values_dst, Int<c * A::num_values_dst>> d{dst, {}};
+    atom.call(s, d, int(bytes_of(int(c))));
+  });
+}
+
 }  // namespace strata

@@ -4,6 +4,8 @@
 //   CopyAtom<arch::UniversalCopy<16>, T>      one thread moves 16 bytes (ld/st.128), any memory
 //   CopyAtom<arch::CpAsync16_cg, T>           cp.async, global -> shared, 16 bytes (also 4/8, .ca)
 //   CopyAtom<arch::CpAsyncZfill16_cg, T>      the same, zero-filling where copy_if's predicate is false
+//   CopyAtom<arch::CpAsyncZfillBytes16_cg, T> the same, reading a byte count per call (copy_bytes)
+//   CopyAtom<arch::CopyChunkAnyAlignment<E>, T> 16 bytes from a source aligned only to E bytes
 //   CopyAtom<arch::Ldsm_x4, T>                ldmatrix: a warp loads four 8x8 16-bit matrices
 //   CopyAtom<arch::Ldsm_x4_trans, T>          the same, each matrix transposed on the way
 //
@@ -104,6 +106,47 @@ struct CopyTraits<arch::CpAsyncZfill<Bytes, Level>> : detail::OneThreadCopyLayou
   template <class Src, class Dst>
   STRATA_DEVICE static void copy(Src const& src, Dst const& dst) {
     copy(src, dst, true);
+  }
+};
+
+// Byte count: copy(src, dst, int bytes) reads the first `bytes` of the footprint and zero-fills the
+// rest (what copy_bytes hands each call); copy(src, dst, bool) is the predicated form (all or
+// nothing), so copy_if works too; unpredicated copy() copies everything.
+template <int Bytes, arch::CacheLevel Level>
+struct CopyTraits<arch::CpAsyncZfillBytes<Bytes, Level>> : detail::OneThreadCopyLayouts<Bytes> {
+  using Operation = arch::CpAsyncZfillBytes<Bytes, Level>;
+  template <class Src, class Dst>
+  STRATA_DEVICE static void copy(Src const& src, Dst const& dst, int source_bytes) {
+    detail::check_cp_async_operands<Src, Dst>();
+    Operation::copy(src.address(), dst.address(), source_bytes);
+  }
+  template <class Src, class Dst>
+  STRATA_DEVICE static void copy(Src const& src, Dst const& dst, bool copy_source) {
+    copy(src, dst, copy_source ? Bytes : 0);
+  }
+  template <class Src, class Dst>
+  STRATA_DEVICE static void copy(Src const& src, Dst const& dst) {
+    copy(src, dst, Bytes);
+  }
+};
+
+// The same footprint and calls from a source of any element alignment (arch::CopyChunkAnyAlignment
+// picks the instruction width per call at run time).
+template <int ElementBytes>
+struct CopyTraits<arch::CopyChunkAnyAlignment<ElementBytes>> : detail::OneThreadCopyLayouts<16> {
+  using Operation = arch::CopyChunkAnyAlignment<ElementBytes>;
+  template <class Src, class Dst>
+  STRATA_DEVICE static void copy(Src const& src, Dst const& dst, int source_bytes) {
+    detail::check_cp_async_operands<Src, Dst>();
+    Operation::copy(src.address(), dst.address(), source_bytes);
+  }
+  template <class Src, class Dst>
+  STRATA_DEVICE static void copy(Src const& src, Dst const& dst, bool copy_source) {
+    copy(src, dst, copy_source ? 16 : 0);
+  }
+  template <class Src, class Dst>
+  STRATA_DEVICE static void copy(Src const& src, Dst const& dst) {
+    copy(src, dst, 16);
   }
 };
 

@@ -109,8 +109,12 @@ struct Sm80S2RAtom {
 //     warps to keep the tensor cores busy without shrinking the warp tile (whose size sets the
 //     shared-memory reads per FLOP). The groups' accumulators are added in shared memory after
 //     the mainloop, and group 0 hands the sum on.
+//   Alignment: the bytes every pointer, leading dimension and batch stride of A, B, C and D is a
+//     multiple of. 16: operands move in whole 16-byte chunks (the fast path). Less (down to the
+//     element size): each chunk is copied with the widest instruction its address allows, found at
+//     run time (arch::CopyChunkAnyAlignment), and D is stored in vectors only where aligned.
 template <class TA, class TB, class LayoutA, class LayoutB, int BM_, int BN_, int BK_, int WarpsM, int WarpsN,
-          int Stages_, int WarpsK = 1>
+          int Stages_, int WarpsK = 1, int Alignment = 16>
 struct Sm80GemmConfig {
   using ElementA = TA;
   using ElementB = TB;
@@ -118,6 +122,11 @@ struct Sm80GemmConfig {
   using LayoutTagB = LayoutB;
   static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
   static constexpr int kWarpsK = WarpsK;
+  static constexpr int alignment = Alignment;
+  static_assert(Alignment == 1 || Alignment == 2 || Alignment == 4 || Alignment == 8 || Alignment == 16,
+                "Sm80GemmConfig: Alignment must be 1, 2, 4, 8 or 16 bytes");
+  static_assert(Alignment >= int(sizeof(TA)) && Alignment >= int(sizeof(TB)),
+                "Sm80GemmConfig: Alignment cannot be below the element size of A and B");
   // The threads of one K slice (one group of WarpsM × WarpsN warps), and of the CTA.
   static constexpr int kSliceThreads = 32 * WarpsM * WarpsN;
   static constexpr int kThreads = kSliceThreads * WarpsK;
@@ -165,9 +174,20 @@ struct Sm80GemmConfig {
   static constexpr int smem_bytes_slices = (WarpsK - 1) * BM * BN * int(sizeof(ElementAccumulator));
   static constexpr int smem_bytes_mainloop =
       smem_bytes_a + smem_bytes_b > smem_bytes_slices ? smem_bytes_a + smem_bytes_b : smem_bytes_slices;
-  // Elements per 16-byte global access of A and B: leading dimensions must be multiples of it.
-  static constexpr int vector_a = 16 / int(sizeof(TA));
-  static constexpr int vector_b = 16 / int(sizeof(TB));
+  // Global -> shared copy of one 16-byte chunk: a byte count zero-fills past the matrix's edges.
+  template <class T>
+  using G2SAtom = std::conditional_t<Alignment == 16, CopyAtom<arch::CpAsyncZfillBytes16_cg, T>,
+                                     CopyAtom<arch::CopyChunkAnyAlignment<int(sizeof(T))>, T>>;
+  using G2SAtomA = G2SAtom<TA>;
+  using G2SAtomB = G2SAtom<TB>;
+  // Elements per aligned unit of A and B: leading dimensions and batch strides must be multiples
+  // of it (8 halves for the 16-byte rule).
+  static constexpr int vector_a = Alignment / int(sizeof(TA));
+  static constexpr int vector_b = Alignment / int(sizeof(TB));
+  // This configuration under another alignment rule (Sm80AutoGemm's fallback for unaligned data).
+  template <int OtherAlignment>
+  using WithAlignment = Sm80GemmConfig<TA, TB, LayoutA, LayoutB, BM_, BN_, BK_, WarpsM, WarpsN, Stages_, WarpsK,
+                                       OtherAlignment>;
 };
 
 }  // namespace strata

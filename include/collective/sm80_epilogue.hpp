@@ -6,7 +6,8 @@
 //   shared --(16-byte row chunks, coalesced)--> functor(acc, C, row, col) --> global D
 //
 // C is read, with the same 16-byte chunks, only when the functor says it needs it. Chunks that
-// hang over the right edge of the matrix are written element by element.
+// hang over the right edge of the matrix, or (with a Config's Alignment below 16) are not 16-byte
+// aligned, are written element by element.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -110,6 +111,16 @@ struct Sm80Epilogue {
   static_assert(std::is_same_v<TD, TC> || std::is_same_v<TC, void>,
                 "Sm80Epilogue: C and D must have the same element type");
 
+  // Whether D (and C, when read) can move in 16-byte vectors here: always under the 16-byte rule,
+  // else where both addresses happen to be aligned.
+  STRATA_DEVICE static bool vector_aligned(TD const* d, TC const* c) {
+    if constexpr (Config::alignment >= 16) {
+      return true;
+    } else {
+      return (reinterpret_cast<uintptr_t>(d) | reinterpret_cast<uintptr_t>(c)) % 16 == 0;
+    }
+  }
+
   // Writes the CTA's BM × BN tile at (m0, n0) of the m × n output. `smem` holds smem_bytes.
   // `accum` is the fragment of the calling thread from partition_fragment_C of the TiledMMA.
   template <class Accum>
@@ -151,7 +162,7 @@ struct Sm80Epilogue {
         STRATA_UNROLL
         for (int e = 0; e < vec; ++e) acc[e] = static_cast<Compute>(sBand(row, col + e));
         TD* d = args.D + gm * args.ldd + gn;
-        if (gn + vec <= n) {
+        if (gn + vec <= n && vector_aligned(d, reads_source ? args.C + gm * args.ldc + gn : nullptr)) {
           detail::Vector16<TD> source{}, out;
           if (reads_source) source = *reinterpret_cast<detail::Vector16<TD> const*>(args.C + gm * args.ldc + gn);
           STRATA_UNROLL

@@ -1,34 +1,20 @@
 // Strata floor 3: the Ampere multistage mainloop. One CTA computes a BM × BN tile of A·B over a
 // range of K tiles:
 //
-//   global --cp.async (16 B, zero-fill at the edges)--> shared, Stages buffers ahead
+//   global --cp.async (16-byte chunks, zero-fill at the edges)--> shared, Stages buffers ahead
 //   shared --ldmatrix--> registers, the next k-block while the current one multiplies
 //   registers --mma.sync--> accumulators
 //
 // Ragged edges: every 16-byte chunk is copied with a byte count clamped to what exists in its row
 // (or column), and the rest of the chunk is zero-filled, so M, N and K need not be multiples of
-// anything; only leading dimensions must keep 16-byte chunks aligned (Gemm::can_implement).
+// anything. Leading dimensions and pointers keep 16-byte chunks aligned (Gemm::can_implement)
+// unless the Config's Alignment is lower, when each chunk is split as its address allows.
 #pragma once
 
 #include "../atom/arch/sm80.hpp"
 #include "sm80_config.hpp"
 
 namespace strata {
-
-namespace detail {
-
-// cp.async of `bytes` (0..16) real bytes into a 16-byte shared chunk, zero-filling the rest.
-// `src` must be a valid global address even when bytes == 0 (nothing is read then).
-STRATA_DEVICE __forceinline__ void cp_async_16_partial(void* smem_dst, void const* gmem_src, int bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const uint32_t dst = static_cast<uint32_t>(__cvta_generic_to_shared(smem_dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem_src), "r"(bytes) : "memory");
-#else
-  (void)smem_dst; (void)gmem_src; (void)bytes;
-#endif
-}
-
-}  // namespace detail
 
 // What one CTA needs to know about its operands: the whole matrices as (rows, K) tensors in
 // global memory (A as (M, K), B as (N, K)), and the K-tile range it owns.
@@ -63,39 +49,25 @@ struct Sm80Mainloop {
   // Copies one K tile of an operand into one stage: each thread's 16-byte chunks, `g` being the
   // chunks of K tile 0 and `offset` the elements from there to this tile. The common case: the
   // whole tile lies inside the matrix.
-  template <class T, class GTile, class STile>
+  template <class Atom, class GTile, class STile>
   STRATA_DEVICE static void load_whole_tile(GTile const& g, int64_t offset, STile const& s) {
-    STRATA_UNROLL
-    for (int i = 0; i < int(size<1>(s.layout())); ++i) {
-      STRATA_UNROLL
-      for (int j = 0; j < int(size<2>(s.layout())); ++j) {
-        detail::cp_async_16_partial(&s(0, i, j), &g(0, i, j) + offset, 16);
-      }
-    }
+    copy_bytes(Atom{}, [](int) { return 16; }, make_tensor(g.data() + offset, g.layout()), s);
   }
 
   // The same at the matrix's edges: each chunk is clamped to the bytes that exist (rows past
   // `rows_left`, columns past `k_left` read nothing) and zero-filled beyond.
-  template <bool KMajor, class T, class GTile, class STile, class Coords>
+  template <bool KMajor, class Atom, class T, class GTile, class STile, class Coords>
   STRATA_DEVICE static void load_edge_tile(GTile const& g, int64_t offset, STile const& s, Coords const& c,
-                                           T const* base, int rows_left, int k_left) {
+                                           int rows_left, int k_left) {
     constexpr int vec = 16 / int(sizeof(T));
-    STRATA_UNROLL
-    for (int i = 0; i < int(size<1>(s.layout())); ++i) {
-      STRATA_UNROLL
-      for (int j = 0; j < int(size<2>(s.layout())); ++j) {
-        auto coord = c(0, i, j);  // (row, k) of the chunk's first element, within the tile
-        int row = get<0>(coord), col = get<1>(coord);
-        int exist;
-        if constexpr (KMajor) {
-          exist = row < rows_left ? k_left - col : 0;
-        } else {
-          exist = col < k_left ? rows_left - row : 0;
-        }
-        exist = exist < 0 ? 0 : (exist > vec ? vec : exist);
-        detail::cp_async_16_partial(&s(0, i, j), exist > 0 ? &g(0, i, j) + offset : base, exist * int(sizeof(T)));
-      }
-    }
+    auto bytes_of = [&](int call) {
+      auto coord = c(call * vec);  // (row, k) of the chunk's first element, within the tile
+      const int row = get<0>(coord), col = get<1>(coord);
+      int exist = KMajor ? (row < rows_left ? k_left - col : 0) : (col < k_left ? rows_left - row : 0);
+      exist = exist < 0 ? 0 : (exist > vec ? vec : exist);
+      return exist * int(sizeof(T));
+    };
+    copy_bytes(Atom{}, bytes_of, make_tensor(g.data() + offset, g.layout()), s);
   }
 
   // Accumulates A(m0:m0+BM, k tiles [k_tile_begin, k_tile_end)) · B(...)^T into `accum`, a
@@ -136,17 +108,19 @@ struct Sm80Mainloop {
     const int64_t a_step = Config::a_k_major ? int64_t(BK) : BK * args.lda;
     const int64_t b_step = Config::b_k_major ? int64_t(BK) : BK * args.ldb;
     const bool rows_whole = a_rows_left >= BM && b_rows_left >= BN;
+    using AtomA = typename Config::G2SAtomA;
+    using AtomB = typename Config::G2SAtomB;
 
     auto load = [&](int k_tile, int stage) {
       const int k_left = args.k - k_tile * BK;
       auto sA_stage = tAsA(Underscore{}, Underscore{}, Underscore{}, stage);
       auto sB_stage = tBsB(Underscore{}, Underscore{}, Underscore{}, stage);
       if (rows_whole && k_left >= BK) {
-        load_whole_tile<TA>(tAgA, k_tile * a_step, sA_stage);
-        load_whole_tile<TB>(tBgB, k_tile * b_step, sB_stage);
+        load_whole_tile<AtomA>(tAgA, k_tile * a_step, sA_stage);
+        load_whole_tile<AtomB>(tBgB, k_tile * b_step, sB_stage);
       } else {
-        load_edge_tile<Config::a_k_major, TA>(tAgA, k_tile * a_step, sA_stage, tAcA, args.A, a_rows_left, k_left);
-        load_edge_tile<Config::b_k_major, TB>(tBgB, k_tile * b_step, sB_stage, tBcB, args.B, b_rows_left, k_left);
+        load_edge_tile<Config::a_k_major, AtomA, TA>(tAgA, k_tile * a_step, sA_stage, tAcA, a_rows_left, k_left);
+        load_edge_tile<Config::b_k_major, AtomB, TB>(tBgB, k_tile * b_step, sB_stage, tBcB, b_rows_left, k_left);
       }
     };
 
@@ -205,8 +179,8 @@ struct Sm80Mainloop {
         if (Whole || kb != k_blocks - 1 || k_tile + 1 < k_tile_end) load_k_block(read_stage, kb_next);
         if (kb == 0) {
           if constexpr (Whole) {
-            load_whole_tile<TA>(tAgA, k_tile_next * a_step, tAsA(Underscore{}, Underscore{}, Underscore{}, write_stage));
-            load_whole_tile<TB>(tBgB, k_tile_next * b_step, tBsB(Underscore{}, Underscore{}, Underscore{}, write_stage));
+            load_whole_tile<AtomA>(tAgA, k_tile_next * a_step, tAsA(Underscore{}, Underscore{}, Underscore{}, write_stage));
+            load_whole_tile<AtomB>(tBgB, k_tile_next * b_step, tBsB(Underscore{}, Underscore{}, Underscore{}, write_stage));
           } else {
             if (k_tile_next < k_tile_end) load(k_tile_next, write_stage);
           }

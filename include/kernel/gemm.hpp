@@ -141,7 +141,8 @@ class Gemm {
                                  Config::vector_b, a.k > 0, a.batch_count);
         !s)
       return s;
-    constexpr int vec_d = 16 / int(sizeof(ElementD));
+    // Below the 16-byte rule the epilogue checks each vector's alignment itself: elements suffice.
+    constexpr int vec_d = Config::alignment >= 16 ? 16 / int(sizeof(ElementD)) : 1;
     if (Status s = check_operand("D", a.D, a.ldd, a.batch_stride_d, a.n, vec_d, true, a.batch_count); !s) return s;
     if (a.batch_count > 1 && a.batch_stride_d < a.ldd * (a.m - 1) + a.n)
       return {StatusCode::invalid_leading_dim, "the batches of D overlap: batch_stride_d (" +
@@ -388,8 +389,10 @@ class Gemm {
                               int vector, bool used, int batches) {
     if (!used) return Status::success();
     const std::string n(name);
-    if (reinterpret_cast<uintptr_t>(ptr) % 16 != 0)
-      return {StatusCode::misaligned_pointer, n + " must be 16-byte aligned (the kernel moves 16-byte vectors)"};
+    const int alignment = vector * int(sizeof(T));  // bytes
+    if (reinterpret_cast<uintptr_t>(ptr) % alignment != 0)
+      return {StatusCode::misaligned_pointer, n + " must be " + std::to_string(alignment) + "-byte aligned (the kernel moves " +
+                                                  std::to_string(alignment) + "-byte vectors)"};
     if (ld < (contiguous_extent > 1 ? contiguous_extent : 1))
       return {StatusCode::invalid_leading_dim, "ld" + std::string(1, char(name[0] + 32)) + " (" + std::to_string(ld) +
                                                       ") is smaller than the contiguous extent of " + n + " (" +
@@ -397,10 +400,11 @@ class Gemm {
     if (ld % vector != 0)
       return {StatusCode::misaligned_leading_dim, "ld" + std::string(1, char(name[0] + 32)) + " (" + std::to_string(ld) +
                                                       ") must be a multiple of " + std::to_string(vector) +
-                                                      " elements (16 bytes)"};
+                                                      " elements (" + std::to_string(alignment) + " bytes)"};
     if (batches > 1 && batch_stride % vector != 0)
       return {StatusCode::misaligned_leading_dim, "the batch stride of " + n + " must be a multiple of " +
-                                                      std::to_string(vector) + " elements (16 bytes)"};
+                                                      std::to_string(vector) + " elements (" + std::to_string(alignment) +
+                                                      " bytes)"};
     return Status::success();
   }
 

@@ -11,9 +11,12 @@
 //   gemm.run(stream);
 //
 // A tile set is any type naming five Sm80GemmConfig types of the same element types and layouts,
-// one per Sm80TileClass (they may repeat): Narrow, Thin, Medium, Small, Large. Sm80Tiles is the
-// measured one; a user tuning for another GPU writes their own. Every configuration is
-// instantiated (compiled) once per Sm80AutoGemm type.
+// one per Sm80TileClass (they may repeat): Narrow, Thin, Medium, Small, Large, and optionally
+// Unaligned, the configuration for problems whose pointers, leading dimensions or batch strides
+// break the 16-byte rule (by default Small under an element-size Alignment: any element-aligned
+// problem runs, more slowly, rather than being refused). Sm80Tiles is the measured one; a user
+// tuning for another GPU writes their own. Every configuration is instantiated (compiled) once
+// per Sm80AutoGemm type.
 #pragma once
 
 #include <cstddef>
@@ -28,7 +31,8 @@ namespace strata {
 
 // The shape classes a tile set covers: decode problems by their row count, larger ones by how
 // many of the large configuration's tiles they make.
-enum class Sm80TileClass { narrow, thin, medium, small, large };
+// unaligned: any class whose data breaks the 16-byte rule (Sm80AutoGemm).
+enum class Sm80TileClass { narrow, thin, medium, small, large, unaligned };
 
 // The class of an m-row problem whose output, cut into the large configuration's tiles, makes
 // `large_tiles` tiles over all batches, on a GPU holding `large_wave` CTAs of the large
@@ -54,6 +58,7 @@ constexpr const char* sm80_tile_class_name(Sm80TileClass c) {
     case Sm80TileClass::thin: return "thin";
     case Sm80TileClass::medium: return "medium";
     case Sm80TileClass::small: return "small";
+    case Sm80TileClass::unaligned: return "unaligned";
     default: return "large";
   }
 }
@@ -99,6 +104,22 @@ template <class LayoutA, class LayoutB>
 struct Sm80Tiles<int8_t, LayoutA, LayoutB>
     : Sm80OneTile<detail::Sm80TileConfig<int8_t, LayoutA, LayoutB, 128, 128, 64, 2, 2, 4>> {};
 
+namespace detail {
+template <class Tiles>
+struct Sm80UnalignedOf {
+  using Small = typename Tiles::Small;
+  static constexpr int element_bytes = int(sizeof(typename Small::ElementA)) > int(sizeof(typename Small::ElementB))
+                                           ? int(sizeof(typename Small::ElementA))
+                                           : int(sizeof(typename Small::ElementB));
+  using type = typename Small::template WithAlignment<element_bytes>;
+};
+template <class Tiles>
+  requires requires { typename Tiles::Unaligned; }
+struct Sm80UnalignedOf<Tiles> {
+  using type = typename Tiles::Unaligned;
+};
+}  // namespace detail
+
 template <class Tiles, class TD, class Functor = LinearCombination>
 class Sm80AutoGemm {
   template <class Config>
@@ -106,7 +127,7 @@ class Sm80AutoGemm {
   // In Sm80TileClass order.
   using Gemms = std::tuple<GemmOf<typename Tiles::Narrow>, GemmOf<typename Tiles::Thin>,
                            GemmOf<typename Tiles::Medium>, GemmOf<typename Tiles::Small>,
-                           GemmOf<typename Tiles::Large>>;
+                           GemmOf<typename Tiles::Large>, GemmOf<typename detail::Sm80UnalignedOf<Tiles>::type>>;
   using LargeGemm = std::tuple_element_t<4, Gemms>;
   template <class G>
   static constexpr bool same_problem_types =
@@ -114,7 +135,8 @@ class Sm80AutoGemm {
       std::is_same_v<typename G::Config::LayoutTagA, typename LargeGemm::Config::LayoutTagA> &&
       std::is_same_v<typename G::Config::LayoutTagB, typename LargeGemm::Config::LayoutTagB>;
   static_assert(same_problem_types<std::tuple_element_t<0, Gemms>> && same_problem_types<std::tuple_element_t<1, Gemms>> &&
-                    same_problem_types<std::tuple_element_t<2, Gemms>> && same_problem_types<std::tuple_element_t<3, Gemms>>,
+                    same_problem_types<std::tuple_element_t<2, Gemms>> && same_problem_types<std::tuple_element_t<3, Gemms>> &&
+                    same_problem_types<std::tuple_element_t<5, Gemms>>,
                 "Sm80AutoGemm: every configuration of the tile set must have the same element types and layouts");
 
  public:
@@ -128,7 +150,12 @@ class Sm80AutoGemm {
     const long long batches = a.batch_count > 1 ? a.batch_count : 1;
     tiles = tiles > std::numeric_limits<long long>::max() / batches ? std::numeric_limits<long long>::max()
                                                                      : tiles * batches;
-    return sm80_tile_class(a.m, tiles, LargeGemm::split_k_wave());
+    const Sm80TileClass c = sm80_tile_class(a.m, tiles, LargeGemm::split_k_wave());
+    // Data the class's configuration refuses only for its alignment goes to the unaligned one.
+    const StatusCode code =
+        visit(c, [&](auto* g) { return std::remove_pointer_t<decltype(g)>::can_implement(a).code(); });
+    const bool misaligned = code == StatusCode::misaligned_pointer || code == StatusCode::misaligned_leading_dim;
+    return misaligned ? Sm80TileClass::unaligned : c;
   }
 
   // As Gemm<Kernel>::can_implement, for the configuration `args` runs on.
@@ -182,6 +209,7 @@ class Sm80AutoGemm {
       case Sm80TileClass::thin: return at(std::integral_constant<size_t, 1>{});
       case Sm80TileClass::medium: return at(std::integral_constant<size_t, 2>{});
       case Sm80TileClass::small: return at(std::integral_constant<size_t, 3>{});
+      case Sm80TileClass::unaligned: return at(std::integral_constant<size_t, 5>{});
       default: return at(std::integral_constant<size_t, 4>{});
     }
   }

@@ -180,6 +180,10 @@ void auto_gemm_classes(uint64_t seed, const char* what) {
   // Small problems that are many: their tiles over all batches count.
   const int batches = (wave + 1) / 2;  // one 256 × 128 tile each
   auto_gemm_case<Auto, Kernel>({129, 128, 64}, {.batches = batches}, Sm80TileClass::large, seed + 6, what);
+  // Leading dimensions and batch strides off the 16-byte rule: the unaligned configuration.
+  auto_gemm_case<Auto, Kernel>({100, 333, 1001},
+                               {.batches = 2, .pad_a = 1, .pad_b = 5, .pad_c = 3, .pad_d = 7, .gap_a = 1, .with_c = true},
+                               Sm80TileClass::unaligned, seed + 7, what);
 }
 
 TEST(Sm80AutoGemm, EveryClassTN) {
@@ -241,11 +245,19 @@ TEST(Sm80AutoGemm, ChoosesAndRefusesOnTheHost) {
   alignas(16) static T dummy[16];
   a.A = dummy, a.B = dummy, a.D = dummy;
   a.lda = 4100, a.ldb = 4096, a.ldd = 4096;  // lda not a multiple of 8 elements
+  // The narrow class's 16-byte configuration refuses it, naming lda; the automatic GEMM takes it
+  // on its unaligned configuration instead.
+  const Status narrow = Gemm<KernelOf<Tiles::Narrow>>::can_implement(a);
+  EXPECT_EQ(narrow.code(), StatusCode::misaligned_leading_dim) << narrow.message();
+  EXPECT_NE(narrow.message().find("lda"), std::string::npos) << narrow.message();
+  EXPECT_EQ(Auto::tile_class(a), Sm80TileClass::unaligned);
+  EXPECT_TRUE(bool(Auto::can_implement(a))) << Auto::can_implement(a).message();
+  a.A = reinterpret_cast<T const*>(reinterpret_cast<char const*>(dummy) + 1);  // not even element-aligned
   const Status st = Auto::can_implement(a);
-  EXPECT_EQ(st.code(), StatusCode::misaligned_leading_dim) << st.message();
-  EXPECT_NE(st.message().find("lda"), std::string::npos) << st.message();
+  EXPECT_EQ(st.code(), StatusCode::misaligned_pointer) << st.message();
+  EXPECT_NE(st.message().find("A must be 2-byte aligned"), std::string::npos) << st.message();
   Auto gemm;
-  EXPECT_EQ(gemm.initialize(a).code(), StatusCode::misaligned_leading_dim);
+  EXPECT_EQ(gemm.initialize(a).code(), StatusCode::misaligned_pointer);
   EXPECT_EQ(gemm.run().code(), StatusCode::not_initialized);
 }
 }  // namespace

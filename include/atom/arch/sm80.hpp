@@ -92,6 +92,28 @@ STRATA_DEVICE __forceinline__ void cp_async_zfill(void* smem_dst, const void* gm
 #endif
 }
 
+// As cp_async_zfill with a byte count: the first `source_bytes` (0..Bytes) bytes are read and the
+// rest of the `Bytes` are zero-filled (src-size), so a chunk hanging over a matrix's edge copies
+// what exists and zeros beyond. `gmem_src` is not read when source_bytes == 0.
+template <int Bytes, CacheLevel Level = CacheLevel::All>
+STRATA_DEVICE __forceinline__ void cp_async_zfill_bytes(void* smem_dst, const void* gmem_src, int source_bytes) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp_async_zfill_bytes: the copy size must be 4, 8 or 16 bytes");
+  static_assert(Level == CacheLevel::All || Bytes == 16,
+                "cp_async_zfill_bytes: CacheLevel::Global (.cg) exists only for 16-byte copies");
+#if defined(STRATA_ARCH_SM80_ENABLED)
+  const uint32_t dst = detail::shared_address(smem_dst);
+  const uint64_t src = detail::global_address(gmem_src);
+  if constexpr (Level == CacheLevel::Global) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(source_bytes) : "memory");
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(dst), "l"(src), "n"(Bytes), "r"(source_bytes)
+                 : "memory");
+  }
+#else
+  STRATA_ARCH_SM80_UNSUPPORTED();
+#endif
+}
+
 // Closes the group of cp.async issued by this thread since the previous commit.
 STRATA_DEVICE __forceinline__ void cp_async_commit() {
 #if defined(STRATA_ARCH_SM80_ENABLED)
@@ -142,6 +164,55 @@ struct CpAsyncZfill {
   }
 };
 
+template <int Bytes, CacheLevel Level>
+struct CpAsyncZfillBytes {
+  static constexpr int CopyBytes = Bytes;
+  static constexpr CacheLevel Cache = Level;
+  STRATA_DEVICE static __forceinline__ void copy(const void* gmem_src, void* smem_dst, int source_bytes) {
+    cp_async_zfill_bytes<Bytes, Level>(smem_dst, gmem_src, source_bytes);
+  }
+};
+
+// One 16-byte shared chunk from a global source aligned only to its element size (ElementBytes):
+// the first `source_bytes` bytes are copied, the rest zero-filled. The source's actual alignment
+// picks the widest copy that fits it, at run time: one 16-byte cp.async, two of 8 or four of 4
+// bytes, or, below 4-byte alignment (cp.async has no narrower form), element-wide loads and
+// shared stores, which complete before the thread goes on (so they need no wait, only the
+// barrier every cp.async needs too). For problems whose leading dimensions or pointers break the
+// 16-byte rule: slower, still a tensor-core GEMM.
+template <int ElementBytes>
+struct CopyChunkAnyAlignment {
+  static_assert(ElementBytes == 1 || ElementBytes == 2 || ElementBytes == 4,
+                "CopyChunkAnyAlignment: elements must be 1, 2 or 4 bytes wide");
+  static constexpr int CopyBytes = 16;
+  STRATA_DEVICE static __forceinline__ void copy(const void* gmem_src, void* smem_dst, int source_bytes) {
+    const auto address = reinterpret_cast<uintptr_t>(gmem_src);
+    auto pieces = [&](auto piece) {
+      constexpr int P = decltype(piece)::value;
+      STRATA_UNROLL
+      for (int i = 0; i < 16 / P; ++i) {
+        int bytes = source_bytes - i * P;
+        bytes = bytes < 0 ? 0 : (bytes > P ? P : bytes);
+        cp_async_zfill_bytes<P, CacheLevel::All>(static_cast<char*>(smem_dst) + i * P,
+                                                 static_cast<char const*>(gmem_src) + i * P, bytes);
+      }
+    };
+    if (address % 16 == 0) {
+      cp_async_zfill_bytes<16, CacheLevel::Global>(smem_dst, gmem_src, source_bytes);
+    } else if (address % 8 == 0) {
+      pieces(std::integral_constant<int, 8>{});
+    } else if (address % 4 == 0) {
+      pieces(std::integral_constant<int, 4>{});
+    } else {
+      using E = std::conditional_t<ElementBytes == 1, uint8_t, std::conditional_t<ElementBytes == 2, uint16_t, uint32_t>>;
+      E const* src = static_cast<E const*>(gmem_src);
+      E* dst = static_cast<E*>(smem_dst);
+      STRATA_UNROLL
+      for (int e = 0; e < 16 / ElementBytes; ++e) dst[e] = e * ElementBytes < source_bytes ? src[e] : E(0);
+    }
+  }
+};
+
 using CpAsync4_ca = CpAsync<4, CacheLevel::All>;
 using CpAsync8_ca = CpAsync<8, CacheLevel::All>;
 using CpAsync16_ca = CpAsync<16, CacheLevel::All>;
@@ -150,6 +221,7 @@ using CpAsyncZfill4_ca = CpAsyncZfill<4, CacheLevel::All>;
 using CpAsyncZfill8_ca = CpAsyncZfill<8, CacheLevel::All>;
 using CpAsyncZfill16_ca = CpAsyncZfill<16, CacheLevel::All>;
 using CpAsyncZfill16_cg = CpAsyncZfill<16, CacheLevel::Global>;
+using CpAsyncZfillBytes16_cg = CpAsyncZfillBytes<16, CacheLevel::Global>;
 
 // ---------------------------------------------------------------------------------------------
 // ldmatrix: the warp loads 1, 2 or 4 8x8 matrices of 16-bit elements from shared memory.
