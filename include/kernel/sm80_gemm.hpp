@@ -17,13 +17,20 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <type_traits>
 #include <utility>
 
 #include "../collective/epilogue_functors.hpp"
 #include "../collective/sm80_epilogue.hpp"
 #include "../collective/sm80_mainloop.hpp"
+#include "gemm_arguments.hpp"
+#include "launch.hpp"
+#include "sm80_partial_tiles.hpp"
+#include "status.hpp"
 #include "tile_scheduler.hpp"
+#include "work_plan.hpp"
 
 // Timeline hook for studies of the kernel's phases (bench/tools/sm80_trace.cu): every thread of a
 // CTA passes STRATA_SM80_TRACE(event) at its start (event 0) and, for the first two segments s of
@@ -94,6 +101,23 @@ STRATA_DEVICE void splitk_reduce_quad(P const* partials, int64_t partials_ld, in
 }
 }  // namespace detail
 
+// Parallel split-K: D = functor(Σ_s partials[s], C) for every element; one thread per 4 columns
+// of one row.
+template <class TD, class P, class Functor>
+static __global__ void splitk_reduce_kernel(P const* partials, int64_t partials_ld, int splits, int batches, int m, int n,
+                                     Sm80EpilogueArguments<TD, TD, Functor> out, int64_t batch_stride_c,
+                                     int64_t batch_stride_d) {
+  const int quads = (n + 3) / 4;
+  const int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  const int batch = blockIdx.y;
+  if (idx >= int64_t(m) * quads) return;
+  const int64_t slice = int64_t(m) * partials_ld;
+  const bool reads_source = out.functor.reads_source();
+  detail::splitk_reduce_quad(partials + int64_t(batch) * slice, partials_ld, slice * batches, splits, int(idx / quads),
+                             int(idx % quads) * 4, n, out, out.D + batch * batch_stride_d,
+                             reads_source ? out.C + batch * batch_stride_c : nullptr);
+}
+
 template <class Config_, class TD, class Functor_>
 struct Sm80GemmKernel {
   using Config = Config_;
@@ -125,7 +149,7 @@ struct Sm80GemmKernel {
     ElementPartial* partials;
     int64_t partials_ld;
     // Serial split-K and Stream-K: partial tiles of BM × BN accumulators in the MMA's fragment
-    // order (value pair q of thread t at pair q × threads + t, see add_partials), and one arrival
+    // order (value pair q of thread t at pair q × threads + t, see Sm80PartialTiles), and one arrival
     // counter per shared tile, zero between runs (the last arrival resets it). Null otherwise.
     ElementPartial* slots;
     int* tile_counters;
@@ -142,8 +166,7 @@ struct Sm80GemmKernel {
 
   using Accumulators = decltype(typename Config::TiledMmaType{}.get_slice(0).partition_fragment_C(
       make_shape(Int<Config::BM>{}, Int<Config::BN>{})));
-  static constexpr int kValues = decltype(size(std::declval<Accumulators>().layout()))::value;
-  static_assert(kValues % 2 == 0, "the accumulator fragment holds pairs of values");
+  using PartialTiles = Sm80PartialTiles<Config, Accumulators, smem_bytes>;
   static constexpr int64_t kSlotElements = int64_t(Config::BM) * Config::BN;
 
   // One K split of one output tile per CTA: the grid is (tiles, batches, splits), splits >= 2
@@ -165,8 +188,8 @@ struct Sm80GemmKernel {
       const long long g = tile.batch * p.scheduler.tiles_per_batch() + blockIdx.x;
       const int splits = p.scheduler.splits;
       auto slot_of = [&](int s) { return p.slots + (g * splits + s) * kSlotElements; };
-      const bool finish = add_partials(p.tile_counters + g, splits, tile.split, slot_of, accum,
-                                       p.mainloop.m - tile.m * Config::BM, smem);
+      const bool finish = PartialTiles::add(p.tile_counters + g, splits, tile.split, slot_of, accum,
+                                            p.mainloop.m - tile.m * Config::BM, smem);
       STRATA_SM80_TRACE(3);
       if (finish) {
         epilogue(p, tile, accum, smem);
@@ -203,7 +226,7 @@ struct Sm80GemmKernel {
 
   // Whole tiles, then Stream-K (tile_scheduler.hpp): CTAs below first_tile compute one whole tile
   // each; the others walk their range of iterations tile by tile. A tile covered whole goes
-  // straight to the epilogue; a shared one is added up by add_partials, and whichever of its CTAs
+  // straight to the epilogue; a shared one is added up by PartialTiles::add, and whichever of its CTAs
   // finishes last runs its epilogue. Nobody waits on another CTA, so any number of CTAs may be
   // resident.
   STRATA_DEVICE static void run_tiles(Params const& p, char* smem) {
@@ -239,8 +262,8 @@ struct Sm80GemmKernel {
         const int first = sk.first_cta(t), last = sk.last_cta(t);
         auto slot_of = [&](int i) { return p.slots + int64_t(sk.slot(first + i, t)) * kSlotElements; };
         if (first != last)
-          finish = add_partials(p.tile_counters + t, last - first + 1, j - first, slot_of, accum,
-                                p.mainloop.m - tile.m * Config::BM, smem);
+          finish = PartialTiles::add(p.tile_counters + t, last - first + 1, j - first, slot_of, accum,
+                                     p.mainloop.m - tile.m * Config::BM, smem);
       }
       if (s < 2) STRATA_SM80_TRACE(3 + 4 * s);
       if (finish) {
@@ -250,183 +273,183 @@ struct Sm80GemmKernel {
     }
   }
 
-  // Partial tiles in fragment order: value pair q of thread t at pair index q * kSliceThreads + t
-  // of the slot, so a warp's store or load of one pair is 256 contiguous bytes. Pairs whose rows
-  // are all at or past `rows_left` (below the matrix: skinny problems) are neither stored nor
-  // loaded. With sliced K only the first slice's threads hold the tile (Sm80Mainloop::add_slices).
-  static constexpr int kSliceThreads = Config::kSliceThreads;
-  using Pair = std::conditional_t<std::is_integral_v<ElementPartial>, int2, float2>;
-  STRATA_DEVICE __forceinline__ static bool pair_live(int q, int rows_left) {
-    typename Config::TiledMmaType mma;
-    auto coords = mma.get_slice(threadIdx.x).partition_C(
-        make_identity_tensor(make_shape(Int<Config::BM>{}, Int<Config::BN>{})));
-    return get<0>(coords(2 * q)) < rows_left || get<0>(coords(2 * q + 1)) < rows_left;
+
+  // ---- The host side: the kernel contract (gemm.hpp calls these in order) --------------------
+
+  using Arguments = GemmArguments<ElementA, ElementB, ElementC, ElementD, Functor>;
+
+  // Whether this kernel can compute `a`, and if not, why: every rule of its launch and its copies.
+  static Status can_implement(Arguments const& a) {
+    if (a.m < 0 || a.n < 0 || a.k < 0) return {StatusCode::invalid_problem, "m, n and k must not be negative"};
+    if (a.batch_count < 1) return {StatusCode::invalid_problem, "batch_count must be at least 1"};
+    if (a.split_k < 0) return {StatusCode::invalid_problem, "split_k must be 0 (automatic) or positive"};
+    if (a.split_k > 65535) return {StatusCode::problem_too_large, "split_k must be at most 65535 (grid z)"};
+    if (a.batch_count > 65535) return {StatusCode::problem_too_large, "batch_count must be at most 65535 (grid y)"};
+    if (a.raster_group < 1) return {StatusCode::invalid_problem, "raster_group must be at least 1"};
+    if (a.schedule == Schedule::stream_k && a.split_k > 1)
+      return {StatusCode::invalid_problem,
+              "split_k must be 0 or 1 with Schedule::stream_k, which chooses the K ranges itself"};
+    if (a.m == 0 || a.n == 0) return Status::success();  // nothing to compute, nothing is touched
+    if (a.D == nullptr) return {StatusCode::null_pointer, "D is null"};
+    if (a.k > 0 && a.A == nullptr) return {StatusCode::null_pointer, "A is null while k > 0"};
+    if (a.k > 0 && a.B == nullptr) return {StatusCode::null_pointer, "B is null while k > 0"};
+    if (Status s = check_operand("A", a.A, a.lda, a.batch_stride_a, Config::a_k_major ? a.k : a.m,
+                                 Config::vector_a, a.k > 0, a.batch_count);
+        !s)
+      return s;
+    if (Status s = check_operand("B", a.B, a.ldb, a.batch_stride_b, Config::b_k_major ? a.k : a.n,
+                                 Config::vector_b, a.k > 0, a.batch_count);
+        !s)
+      return s;
+    // Below the 16-byte rule the epilogue checks each vector's alignment itself: elements suffice.
+    constexpr int vec_d = Config::alignment >= 16 ? 16 / int(sizeof(ElementD)) : 1;
+    if (Status s = check_operand("D", a.D, a.ldd, a.batch_stride_d, a.n, vec_d, true, a.batch_count); !s) return s;
+    if (a.batch_count > 1 && a.batch_stride_d < a.ldd * (a.m - 1) + a.n)
+      return {StatusCode::invalid_leading_dim, "the batches of D overlap: batch_stride_d (" +
+                                                   std::to_string(a.batch_stride_d) + ") < ldd * (m - 1) + n"};
+    if constexpr (requires { a.epilogue.invalid_reason(); }) {
+      if (const char* why = a.epilogue.invalid_reason()) return {StatusCode::invalid_problem, why};
+    }
+    if (a.epilogue.reads_source()) {
+      if (a.C == nullptr) return {StatusCode::null_pointer, "C is null but the epilogue reads it (beta != 0)"};
+      if (Status s = check_operand("C", a.C, a.ldc, a.batch_stride_c, a.n, vec_d, true, a.batch_count); !s) return s;
+    }
+    // Whole tiles run over a 1-D grid of the tiles of all batches.
+    if (tile_count(a) * a.batch_count > std::numeric_limits<int>::max())
+      return {StatusCode::problem_too_large, "more output tiles over all batches than a grid holds (2^31 - 1)"};
+    return detail::check_shared_memory(smem_bytes, detail::max_shared_memory_per_block());
   }
 
-  // One of `count` CTAs sharing a tile (this one is contributor `mine`; contributor i's partial
-  // goes to slot_of(i)) has its part of the sum in `accum`. The last of the `count` to arrive
-  // leaves in `accum` the sum of all the parts in contributor order, ((x0 + x1) + x2) + ..., so
-  // the result does not depend on who came last, and returns true; the others return false.
-  //
-  // A CTA that finds every other part already published (the usual case for the last one: the
-  // parts of a tile are mostly finished long before it) does not publish its own: it is last, and
-  // reads the others. Otherwise it publishes its part (stores it, fences) and counts itself in;
-  // the last to count reads the others. Writers publish with a fence before counting; the reader
-  // fences after seeing the count (the threadfence-reduction pattern of the CUDA programming
-  // guide), reads past L1, and resets the counter for the next run. Nobody waits for another CTA.
-  template <class SlotOf>
-  STRATA_DEVICE __forceinline__ static bool add_partials(int* counter, int count, int mine, SlotOf const& slot_of,
-                                                         Accumulators& accum, int rows_left, char* smem) {
-    constexpr int pairs = kValues / 2;
-    const int tid = threadIdx.x;
-    const bool holds_tile = Config::holds_sum(tid);
-    // Thread 0's decision, to every thread (through shared memory: the mainloop and epilogue
-    // are done with it, and it is free again afterwards).
-    auto from_thread_0 = [&](bool decision) {
-      int* flag = reinterpret_cast<int*>(smem);
-      if (tid == 0) *flag = decision;
-      __syncthreads();
-      const bool all = *flag;
-      __syncthreads();
-      return all;
-    };
-    bool last = false;
-    if (tid == 0) {
-      last = *static_cast<volatile int*>(counter) == count - 1;  // every other part is in
-      if (last) *counter = 0;  // nobody else counts this run: ready for the next one
+  // How `a` is shared out among CTAs (work_plan.hpp), and the workspace bytes that takes.
+  static WorkPlan plan(Arguments const& a) { return WorkPlan::make(a, plan_tile(), Gpu{}); }
+  static size_t workspace_size(Arguments const& a) { return plan(a).workspace_bytes(); }
+
+  // Checks the workspace against the plan and zeroes its tile counters on `stream` (every run
+  // leaves them zero again). Nothing is written on refusal.
+  static Status initialize_workspace(Arguments const& a, void* workspace, size_t workspace_bytes, cudaStream_t stream) {
+    const WorkPlan pl = plan(a);
+    const size_t needed = pl.workspace_bytes();
+    if (needed > 0 && (workspace == nullptr || workspace_bytes < needed)) {
+      const std::string what = pl.runs_stream_k
+                                   ? std::string("Stream-K over ") + std::to_string(pl.stream_k.ctas) + " CTAs"
+                                   : "split-K over " + std::to_string(pl.splits) + " splits";
+      return {StatusCode::workspace_too_small, what + " needs " + std::to_string(needed) +
+                                                   " bytes of workspace, got " + std::to_string(workspace_bytes)};
     }
-    last = from_thread_0(last);
-    if (!last) {
-      if (holds_tile) {
-        const bool all_rows = rows_left >= Config::BM;
-        Pair* dst = reinterpret_cast<Pair*>(slot_of(mine)) + tid;
-        STRATA_UNROLL
-        for (int q = 0; q < pairs; ++q) {
-          if (all_rows || pair_live(q, rows_left)) __stcg(dst + q * kSliceThreads, Pair{accum(2 * q), accum(2 * q + 1)});
-        }
-      }
-      __threadfence();
-      __syncthreads();
-      if (tid == 0) {
-        last = atomicAdd(counter, 1) == count - 1;
-        if (last) *counter = 0;  // every contributor has counted: ready for the next run
-      }
-      if (!from_thread_0(last)) return false;
+    if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % 16 != 0)
+      return {StatusCode::misaligned_pointer, "the workspace must be 16-byte aligned"};
+    if (pl.counters_bytes > 0) {
+      if (cudaError_t e = cudaMemsetAsync(workspace, 0, pl.counters_bytes, stream); e != cudaSuccess)
+        return {StatusCode::cuda_error, std::string("zeroing the tile counters: ") + cudaGetErrorString(e)};
     }
-    __threadfence();
-    add_other_parts(count, mine, slot_of, accum, smem);
-    return true;
+    return Status::success();
   }
 
-  // The reading half of add_partials: accum = ((x0 + x1) + ...) + x_{count-1}, where x_mine is
-  // `accum` and the others are read from their slots. Every thread brings the slots into shared
-  // memory with cp.async, as many at a time as fit, so that loads of up to all of shared memory
-  // are in flight together (register loads, a few pairs per thread in flight, made the reader
-  // wait an L2 round trip per 8 KB); the threads holding the tile then add them up, each only the
-  // values it holds, so no thread reads another's. The parts before `mine` are summed in shared
-  // memory, in place in the first one (prefix), and added to `accum` (x_mine + prefix equals
-  // prefix + x_mine); the parts after it are added to `accum` in order. Values of rows below the
-  // matrix are left unsummed: they are never stored. Pieces of the tile (`piece` pairs of every
-  // thread, contiguous in a slot) go through in turn when the tile is too large for two of them
-  // to fit shared memory.
-  template <class SlotOf>
-  STRATA_DEVICE __forceinline__ static void add_other_parts(int count, int mine, SlotOf const& slot_of,
-                                                            Accumulators& accum, char* smem) {
-    constexpr int pairs = kValues / 2;
-    constexpr int row_bytes = kSliceThreads * int(sizeof(Pair));  // pair q of every slice thread
-    static_assert(row_bytes % 16 == 0, "add_partials: partial tiles move in 16-byte pieces");
-    static_assert(2 * row_bytes <= smem_bytes, "add_partials: two pairs per slice thread must fit shared memory");
-    constexpr int piece = pairs < smem_bytes / (2 * row_bytes) ? pairs : smem_bytes / (2 * row_bytes);
-    constexpr int piece_bytes = piece * row_bytes;
-    constexpr int places = smem_bytes / piece_bytes;  // >= 2
-    const int tid = threadIdx.x;
-    const bool holds_tile = Config::holds_sum(tid);
-    auto place = [&](int k) { return reinterpret_cast<Pair*>(smem + k * piece_bytes) + tid; };
-    // Every 8 pairs, a compiler-level memory barrier: without it the fully unrolled additions
-    // hoist all their shared-memory loads ahead, which takes registers the accumulators hold.
-    auto load_fence = [](int q) {
-      if (q % 8 == 7) asm volatile("" ::: "memory");
-    };
+  // The device-side parameters of `a` over a workspace that initialize_workspace accepted.
+  static Params to_params(Arguments const& a, void* workspace) {
+    const WorkPlan pl = plan(a);
+    Params p{};
+    p.mainloop = {a.A, a.lda, a.B, a.ldb, a.m, a.n, a.k};
+    p.epilogue = {a.D, a.ldd, a.epilogue.reads_source() ? a.C : nullptr, a.ldc, a.epilogue};
+    p.batch_stride_a = a.batch_stride_a;
+    p.batch_stride_b = a.batch_stride_b;
+    p.batch_stride_c = a.batch_stride_c;
+    p.batch_stride_d = a.batch_stride_d;
+    p.scheduler = GroupedTileScheduler::make(a.m, a.n, Config::BM, Config::BN, a.batch_count, pl.splits,
+                                             a.raster_group, a.raster_order);
+    const int k_tiles = WorkPlan::k_tile_count(a, plan_tile());
+    p.k_tiles_per_split = (k_tiles + pl.splits - 1) / pl.splits;  // read by the split-K entry only
+    char* ws = static_cast<char*>(workspace);
+    p.tile_counters = pl.counters_bytes > 0 ? reinterpret_cast<int*>(ws) : nullptr;
+    p.slots = pl.slots_bytes > 0 ? reinterpret_cast<ElementPartial*>(ws + pl.counters_bytes) : nullptr;
+    p.partials = pl.partials_bytes > 0 ? reinterpret_cast<ElementPartial*>(ws + pl.counters_bytes) : nullptr;
+    p.partials_ld = WorkPlan::partials_ld(a);
+    p.stream_k = pl.stream_k;
+    return p;
+  }
 
-    STRATA_UNROLL
-    for (int p0 = 0; p0 < pairs; p0 += piece) {
-      const int chunks = (pairs - p0 < piece ? pairs - p0 : piece) * (row_bytes / 16);
-      // Parts [first, first + n) into places [at, at + n), all threads; then a barrier.
-      auto fetch = [&](int first, int n, int at) {
-        for (int x = tid; x < n * chunks; x += kThreads) {
-          const int b = x / chunks, c = x % chunks;
-          arch::cp_async<16, arch::CacheLevel::Global>(
-              smem + (at + b) * piece_bytes + c * 16,
-              reinterpret_cast<char const*>(slot_of(first + b)) + int64_t(p0) * row_bytes + c * 16);
-        }
-        arch::cp_async_commit();
-        arch::cp_async_wait<0>();
-        __syncthreads();
-      };
-      // Prefix: x0 + ... + x_{mine-1}, in place 0.
-      for (int i = 0; i < mine;) {
-        const int at = i == 0 ? 0 : 1;
-        const int n = mine - i < places - at ? mine - i : places - at;
-        fetch(i, n, at);
-        if (holds_tile) {
-          Pair* sum = place(0);
-          for (int b = i == 0 ? 1 : 0; b < n; ++b) {
-            Pair const* part = place(at + b);
-            STRATA_UNROLL
-            for (int q = 0; q < piece; ++q) {
-              if (p0 + q >= pairs) break;
-              sum[q * kSliceThreads].x += part[q * kSliceThreads].x;
-              sum[q * kSliceThreads].y += part[q * kSliceThreads].y;
-              load_fence(q);
-            }
-          }
-        }
-        i += n;
-        __syncthreads();  // before the next fetch overwrites places 1..
-      }
-      // accum += this thread's values of the part at `part` (this piece of it).
-      auto add_to_accum = [&](Pair const* part) {
-        STRATA_UNROLL
-        for (int q = 0; q < piece; ++q) {
-          if (p0 + q >= pairs) break;
-          accum(2 * (p0 + q)) += part[q * kSliceThreads].x;
-          accum(2 * (p0 + q) + 1) += part[q * kSliceThreads].y;
-          load_fence(q);
-        }
-      };
-      if (mine > 0) {
-        if (holds_tile) add_to_accum(place(0));
-        __syncthreads();  // place 0 is read before the suffix's fetch, the next piece or the epilogue reuses it
-      }
-      // Suffix: x_{mine+1}, ..., in order.
-      for (int i = mine + 1; i < count;) {
-        const int n = count - i < places ? count - i : places;
-        fetch(i, n, 0);
-        if (holds_tile) {
-          for (int b = 0; b < n; ++b) add_to_accum(place(b));
-        }
-        i += n;
-        __syncthreads();  // before the next fetch, or the epilogue, reuses shared memory
-      }
+  // The launch shape: one split runs whole tiles, then Stream-K's shared ones, over a 1-D grid;
+  // K splits run the grid (tiles, batches, splits). No clusters on Ampere.
+  static dim3 grid(Params const& p) {
+    const auto& s = p.scheduler;
+    return s.splits > 1 ? dim3(unsigned(s.tiles_per_batch()), unsigned(s.batches), unsigned(s.splits))
+                        : dim3(unsigned(p.stream_k.first_tile + p.stream_k.ctas));
+  }
+  static dim3 block() { return dim3(kThreads); }
+  static dim3 cluster() { return dim3(1, 1, 1); }
+
+  // Launches the kernel on `stream`, and parallel split-K's reduction after it.
+  static Status launch(Params const& p, cudaStream_t stream, LaunchOptions const& = {}) {
+    if (p.mainloop.m == 0 || p.mainloop.n == 0) return Status::success();
+    // The shared-memory opt-in goes to the very function pointer launched: a kernel instantiated
+    // in several translation units has one copy per unit (see above).
+    const auto kernel = p.scheduler.splits > 1 ? split_k_entry() : entry();
+    if (cudaError_t e = detail::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem_bytes); e != cudaSuccess)
+      return {StatusCode::cuda_error, std::string("cudaFuncSetAttribute: ") + cudaGetErrorString(e)};
+    kernel<<<grid(p), block(), smem_bytes, stream>>>(p);
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+      return {StatusCode::cuda_error, std::string("GEMM launch: ") + cudaGetErrorString(e)};
+    if (p.partials != nullptr) {
+      const int m = p.mainloop.m, n = p.mainloop.n;
+      const int64_t threads = int64_t(m) * ((n + 3) / 4);
+      dim3 reduce_grid(unsigned((threads + 255) / 256), unsigned(p.scheduler.batches));
+      splitk_reduce_kernel<ElementD, ElementPartial, Functor><<<reduce_grid, 256, 0, stream>>>(
+          p.partials, p.partials_ld, p.scheduler.splits, p.scheduler.batches, m, n, p.epilogue, p.batch_stride_c,
+          p.batch_stride_d);
+      if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+        return {StatusCode::cuda_error, std::string("split-K reduction launch: ") + cudaGetErrorString(e)};
     }
+    return Status::success();
+  }
+
+  // Queries of the plan, for Sm80AutoGemm, benches and tests.
+  static int effective_splits(Arguments const& a) { return plan(a).splits; }
+  static bool uses_stream_k(Arguments const& a) { return plan(a).runs_stream_k; }
+  static StreamKPartition stream_k_partition(Arguments const& a) { return plan(a).stream_k; }
+  static long long tile_count(Arguments const& a) { return WorkPlan::tile_count(a, plan_tile()); }
+  // CTAs of the 1-D entry (whole tiles and Stream-K), and of the split-K entry, that the current
+  // GPU holds at once; 132 if it cannot say (no GPU).
+  static int wave() { return detail::wave_of(reinterpret_cast<const void*>(entry()), kThreads, smem_bytes); }
+  static int split_k_wave() {
+    return detail::wave_of(reinterpret_cast<const void*>(split_k_entry()), kThreads, smem_bytes);
+  }
+
+ private:
+  static constexpr PlanTile plan_tile() {
+    return {Config::BM, Config::BN, Config::BK, size_t(kSlotElements) * sizeof(ElementPartial), sizeof(ElementPartial)};
+  }
+  // What WorkPlan asks of the GPU, answered lazily: occupancy is queried only where a choice needs it.
+  struct Gpu {
+    int sms() const { return detail::sm_count(); }
+    int wave() const { return Sm80GemmKernel::wave(); }
+    int split_k_wave() const { return Sm80GemmKernel::split_k_wave(); }
+  };
+
+  template <class T>
+  static Status check_operand(const char* name, T const* ptr, int64_t ld, int64_t batch_stride, int contiguous_extent,
+                              int vector, bool used, int batches) {
+    if (!used) return Status::success();
+    const std::string n(name);
+    const std::string ld_name = "ld" + std::string(1, char(name[0] + 32));
+    const int alignment = vector * int(sizeof(T));  // bytes
+    if (reinterpret_cast<uintptr_t>(ptr) % alignment != 0)
+      return {StatusCode::misaligned_pointer, n + " must be " + std::to_string(alignment) +
+                                                  "-byte aligned (the kernel moves " + std::to_string(alignment) +
+                                                  "-byte vectors)"};
+    if (ld < (contiguous_extent > 1 ? contiguous_extent : 1))
+      return {StatusCode::invalid_leading_dim, ld_name + " (" + std::to_string(ld) +
+                                                   ") is smaller than the contiguous extent of " + n + " (" +
+                                                   std::to_string(contiguous_extent) + ")"};
+    if (ld % vector != 0)
+      return {StatusCode::misaligned_leading_dim, ld_name + " (" + std::to_string(ld) + ") must be a multiple of " +
+                                                      std::to_string(vector) + " elements (" +
+                                                      std::to_string(alignment) + " bytes)"};
+    if (batches > 1 && batch_stride % vector != 0)
+      return {StatusCode::misaligned_leading_dim, "the batch stride of " + n + " must be a multiple of " +
+                                                      std::to_string(vector) + " elements (" +
+                                                      std::to_string(alignment) + " bytes)"};
+    return Status::success();
   }
 };
-
-// Parallel split-K: D = functor(Σ_s partials[s], C) for every element; one thread per 4 columns
-// of one row.
-template <class TD, class P, class Functor>
-static __global__ void splitk_reduce_kernel(P const* partials, int64_t partials_ld, int splits, int batches, int m, int n,
-                                     Sm80EpilogueArguments<TD, TD, Functor> out, int64_t batch_stride_c,
-                                     int64_t batch_stride_d) {
-  const int quads = (n + 3) / 4;
-  const int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  const int batch = blockIdx.y;
-  if (idx >= int64_t(m) * quads) return;
-  const int64_t slice = int64_t(m) * partials_ld;
-  const bool reads_source = out.functor.reads_source();
-  detail::splitk_reduce_quad(partials + int64_t(batch) * slice, partials_ld, slice * batches, splits, int(idx / quads),
-                             int(idx % quads) * 4, n, out, out.D + batch * batch_stride_d,
-                             reads_source ? out.C + batch * batch_stride_c : nullptr);
-}
 
 }  // namespace strata

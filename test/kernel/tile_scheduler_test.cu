@@ -3,6 +3,7 @@
 
 #include <kernel/sm80_auto_gemm.hpp>
 #include <kernel/tile_scheduler.hpp>
+#include <kernel/work_plan.hpp>
 
 #include <limits>
 #include <set>
@@ -165,4 +166,88 @@ TEST(Sm80TileClass, RowsThenHalfAWave) {
   EXPECT_EQ(sm80_tile_class(4096, 67, 133), Sm80TileClass::large);
   EXPECT_EQ(sm80_tile_class(4096, std::numeric_limits<long long>::max(), 132), Sm80TileClass::large);
 }
+// WorkPlan, the split and workspace of any kernel's problem, against a GPU of fixed answers.
+struct FixedGpu {
+  int sm = 132, w = 132, split_w = 264;
+  int sms() const { return sm; }
+  int wave() const { return w; }
+  int split_k_wave() const { return split_w; }
+};
+using Args = strata::GemmArguments<float, float, float, float, int>;
+constexpr strata::PlanTile kTile{128, 256, 64, 128 * 256 * 4, 4};
+
+Args problem(int m, int n, int k, int split_k = 1, strata::SplitKMode mode = strata::SplitKMode::automatic,
+             strata::Schedule schedule = strata::Schedule::tiles, int batches = 1) {
+  Args a;
+  a.m = m, a.n = n, a.k = k, a.split_k = split_k, a.split_k_mode = mode, a.schedule = schedule, a.batch_count = batches;
+  return a;
+}
+
+// An explicit split count: serial for two (automatic), parallel above, as asked; workspaces of
+// one counter per tile plus a partial tile per split, or an m × n slice per split.
+TEST(WorkPlan, ExplicitSplitsAndTheirWorkspace) {
+  using strata::SplitKMode;
+  using strata::WorkPlan;
+  const FixedGpu gpu;
+  const Args two = problem(300, 600, 4096, 2);  // 3 × 3 tiles
+  WorkPlan p = WorkPlan::make(two, kTile, gpu);
+  EXPECT_EQ(p.splits, 2);
+  EXPECT_TRUE(p.serial);
+  EXPECT_EQ(p.counters_bytes, 48u) << "9 counters of 4 bytes, rounded up to 16";
+  EXPECT_EQ(p.slots_bytes, 9u * 2 * kTile.slot_bytes);
+  EXPECT_EQ(p.partials_bytes, 0u);
+  p = WorkPlan::make(problem(300, 600, 4096, 4), kTile, gpu);
+  EXPECT_FALSE(p.serial) << "automatic adds more than two splits in parallel";
+  EXPECT_EQ(p.partials_bytes, 4u * 300 * 600 * 4) << "n = 600 is already a multiple of 8";
+  EXPECT_EQ(p.counters_bytes + p.slots_bytes, 0u);
+  p = WorkPlan::make(problem(300, 601, 4096, 4, SplitKMode::parallel, strata::Schedule::tiles, 3), kTile, gpu);
+  EXPECT_EQ(p.partials_bytes, 4u * 3 * 300 * 608 * 4) << "rows of the partial outputs padded to 8 elements";
+  p = WorkPlan::make(problem(300, 600, 4096, 4, SplitKMode::serial), kTile, gpu);
+  EXPECT_TRUE(p.serial);
+  EXPECT_EQ(p.workspace_bytes(), 48u + 9u * 4 * kTile.slot_bytes);
+  // Never more splits than K tiles; one split needs no workspace.
+  EXPECT_EQ(WorkPlan::make(problem(300, 600, 100, 16), kTile, gpu).splits, 2);
+  EXPECT_EQ(WorkPlan::make(problem(300, 600, 4096, 1), kTile, gpu).workspace_bytes(), 0u);
+}
+
+// split_k = 0 doubles while the grid stays within two CTAs per SM, each split keeps 8 K tiles and
+// the run gets shorter; a full wave of tiles stays whole.
+TEST(WorkPlan, AutomaticSplitsFillTheGpu) {
+  using strata::WorkPlan;
+  const FixedGpu gpu{.split_w = 132};  // one CTA of the split-K entry per SM
+  // 1 tile, 8192 deep (128 K tiles): doubling to 16 keeps 8 K tiles per split.
+  EXPECT_EQ(WorkPlan::make(problem(128, 256, 8192, 0), kTile, gpu).splits, 16);
+  // 132 tiles: one full wave already, no split.
+  EXPECT_EQ(WorkPlan::make(problem(128 * 12, 256 * 11, 8192, 0), kTile, gpu).splits, 1);
+  // Short K: 8 K tiles cannot split and keep 8 each.
+  EXPECT_EQ(WorkPlan::make(problem(128, 256, 512, 0), kTile, gpu).splits, 1);
+}
+
+// Stream-K when asked, or automatically from kStreamKMinWaves waves of unsplit tiles; its
+// workspace is a counter per shared tile and two partial tiles per Stream-K CTA.
+TEST(WorkPlan, StreamKByScheduleAndWaves) {
+  using strata::Schedule;
+  using strata::WorkPlan;
+  const FixedGpu gpu;
+  WorkPlan p = WorkPlan::make(problem(1000, 1000, 1000, 1, strata::SplitKMode::automatic, Schedule::stream_k), kTile, gpu);
+  EXPECT_TRUE(p.runs_stream_k);
+  EXPECT_EQ(p.splits, 1);
+  EXPECT_EQ(p.stream_k.first_tile, 0) << "32 tiles, less than a wave: all of them Stream-K";
+  EXPECT_EQ(p.stream_k.tiles, 32);
+  EXPECT_EQ(p.stream_k.ctas, 132);
+  EXPECT_EQ(p.slots_bytes, 2u * 132 * kTile.slot_bytes);
+  EXPECT_EQ(p.counters_bytes, 128u);
+  // Automatic: 8 waves of tiles (8 × 132 = 1056 tiles of 128 × 256) and more run Stream-K.
+  const int n = 256 * 33;  // 33 tile columns
+  EXPECT_FALSE(WorkPlan::make(problem(128 * 31, n, 4096, 1, strata::SplitKMode::automatic, Schedule::automatic), kTile, gpu)
+                   .runs_stream_k) << "1023 tiles";
+  p = WorkPlan::make(problem(128 * 33, n, 4096, 1, strata::SplitKMode::automatic, Schedule::automatic), kTile, gpu);
+  EXPECT_TRUE(p.runs_stream_k) << "1089 tiles";
+  EXPECT_EQ(p.stream_k.first_tile, 7 * 132) << "whole waves but the last full one stay data parallel";
+  EXPECT_EQ(p.stream_k.tiles, 1089 - 7 * 132);
+  // An explicit split count keeps the tile grid.
+  EXPECT_FALSE(WorkPlan::make(problem(128 * 33, n, 4096, 2, strata::SplitKMode::automatic, Schedule::automatic), kTile, gpu)
+                   .runs_stream_k);
+}
+
 }  // namespace

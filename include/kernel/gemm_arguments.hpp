@@ -1,0 +1,55 @@
+// Strata floor 4: the one description of a GEMM problem that every kernel takes (Ampere and
+// Hopper alike), and the choices of how its work is shared out among CTAs.
+#pragma once
+
+#include <cstdint>
+
+#include "tile_scheduler.hpp"
+
+namespace strata {
+
+// How the K splits of split-K are added up. serial: the last CTA of each output tile to finish
+// adds the partial tiles and runs the epilogue, inside the GEMM kernel (one launch). parallel: a
+// second kernel reduces the whole output after the GEMM kernel. automatic: serial for two splits,
+// parallel for more (bench/RESULTS.md has the measurements behind the choice).
+enum class SplitKMode { automatic, serial, parallel };
+
+// How the work is shared out among CTAs. tiles: one CTA per output tile and K split (split_k).
+// stream_k: whole waves of output tiles one CTA each, and the K iterations of the rest (the last
+// partial wave and the full wave before it) spread evenly over one wave of CTAs, which add up the
+// tiles they share like serial split-K (Stream-K; split_k must be 0 or 1). The wave is this GPU's
+// SM count times the CTAs of this kernel one SM holds. automatic: stream_k for problems of at
+// least kStreamKMinWaves waves of tiles that are not split over K, tiles otherwise (measured:
+// Stream-K was +0.3 % to +2.4 % against the tile grid from 8 waves up, and lost 3.6-8 % below,
+// where its shared tiles are a larger part of the work; bench/RESULTS.md).
+enum class Schedule { tiles, stream_k, automatic };
+inline constexpr int kStreamKMinWaves = 8;
+
+// What a GEMM computes and where: D = epilogue(A·B, C), m × n × k, batch_count times.
+template <class ElementA, class ElementB, class ElementC, class ElementD, class Functor>
+struct GemmArguments {
+  int m = 0, n = 0, k = 0;
+  ElementA const* A = nullptr;
+  int64_t lda = 0;
+  ElementB const* B = nullptr;
+  int64_t ldb = 0;
+  ElementC const* C = nullptr;  // may be null when the epilogue does not read C (beta == 0)
+  int64_t ldc = 0;
+  ElementD* D = nullptr;
+  int64_t ldd = 0;
+  Functor epilogue = {};
+  int batch_count = 1;
+  int64_t batch_stride_a = 0, batch_stride_b = 0, batch_stride_c = 0, batch_stride_d = 0;
+  int split_k = 1;  // K splits; 0 picks one so that the grid fills the GPU
+  SplitKMode split_k_mode = SplitKMode::automatic;
+  Schedule schedule = Schedule::tiles;
+  // The order CTAs take output tiles in (tile_scheduler.hpp): `raster_group` tile rows walked
+  // together across N (along_n), or tile columns across M (along_m), for L2 reuse.
+  RasterOrder raster_order = RasterOrder::along_n;
+  int raster_group = 8;
+};
+
+// How a prepared GEMM is launched, beyond its own launch shape.
+struct LaunchOptions {};
+
+}  // namespace strata

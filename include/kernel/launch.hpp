@@ -1,0 +1,77 @@
+// Strata floor 4: what a kernel's host side asks of the GPU it is about to run on: its SM count,
+// the shared memory a CTA may take, how many CTAs of a kernel one SM holds. Each answer has a
+// stated fallback for a machine without a GPU, so host code (and host tests) still decide.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "status.hpp"
+
+namespace strata::detail {
+
+// Raises a kernel's dynamic shared-memory limit to `bytes`, once per function and device.
+inline cudaError_t allow_dynamic_smem(const void* kernel, int bytes) {
+  static std::mutex mutex;
+  static std::set<std::pair<const void*, int>> done;  // (kernel, device)
+  int device = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (done.count({kernel, device})) return cudaSuccess;
+  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+      e != cudaSuccess)
+    return e;
+  done.insert({kernel, device});
+  return cudaSuccess;
+}
+
+// The shared memory one CTA may use on the current GPU (its opt-in limit: 227 KB on an H100 or
+// H200, 163 KB on an A100), or 0 when it cannot say (no GPU).
+inline int max_shared_memory_per_block() {
+  int device = 0, bytes = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+    cudaGetLastError();  // clear it: no GPU is not an error here
+    return 0;
+  }
+  return bytes;
+}
+
+// Refuses a kernel whose CTA needs `needed` bytes of shared memory where the GPU grants
+// `available` (0: unknown, not refused), instead of letting the launch fail.
+inline Status check_shared_memory(int needed, int available) {
+  if (available <= 0 || needed <= available) return Status::success();
+  return {StatusCode::unsupported, "the kernel's tile needs " + std::to_string(needed) +
+                                       " bytes of shared memory per CTA, and this GPU grants at most " +
+                                       std::to_string(available) + " (take fewer stages or a smaller tile)"};
+}
+
+// SMs of the current GPU; 132 if it cannot say (no GPU).
+inline int sm_count() {
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms <= 0) {
+    cudaGetLastError();  // clear it: the launch reports real errors
+    return 132;
+  }
+  return sms;
+}
+
+// SMs × the CTAs of `kernel` (with `threads` threads and `smem_bytes` of dynamic shared memory)
+// one SM holds; 132 if the GPU cannot say.
+inline int wave_of(const void* kernel, int threads, int smem_bytes) {
+  int per_sm = 0;
+  if (allow_dynamic_smem(kernel, smem_bytes) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem_bytes) != cudaSuccess ||
+      per_sm <= 0) {
+    cudaGetLastError();  // clear it: the launch reports real errors
+    return 132;
+  }
+  return sm_count() * per_sm;
+}
+
+}  // namespace strata::detail
