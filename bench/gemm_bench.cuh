@@ -8,12 +8,14 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace strata::bench {
@@ -132,6 +134,68 @@ void cublas_gemm(cublasHandle_t handle, int m, int n, int k, const TA* A, bool a
                      &beta, D, CublasType<TD>::value, int(ldd),
                      tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
         "cublasGemmEx");
+}
+
+namespace detail {
+template <class T>
+__device__ double bench_as_double(T x) {
+  if constexpr (std::is_same_v<T, __half>) return double(__half2float(x));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return double(__bfloat162float(x));
+  else return double(x);
+}
+// sums[0] += Σ (got - want)^2, sums[1] += Σ want^2, over `count` elements.
+template <class T>
+__global__ void squared_error_kernel(T const* got, T const* want, int64_t count, double* sums) {
+  double diff = 0, norm = 0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count; i += int64_t(gridDim.x) * blockDim.x) {
+    const double g = bench_as_double(got[i]), w = bench_as_double(want[i]);
+    // NaN or infinity anywhere makes the error infinite, so it cannot pass.
+    diff += (g == g && w == w && g - g == 0) ? (g - w) * (g - w) : INFINITY;
+    norm += w * w;
+  }
+  atomicAdd(&sums[0], diff);
+  atomicAdd(&sums[1], norm);
+}
+// Elements with |got - want| > tolerance(want): abs_tol + rel_tol * |want|.
+template <class T>
+__global__ void count_far_kernel(T const* got, T const* want, int64_t count, double abs_tol, double rel_tol,
+                                 unsigned long long* far) {
+  unsigned long long n = 0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count; i += int64_t(gridDim.x) * blockDim.x) {
+    const double g = bench_as_double(got[i]), w = bench_as_double(want[i]);
+    if (!(fabs(g - w) <= abs_tol + rel_tol * fabs(w))) ++n;
+  }
+  atomicAdd(far, n);
+}
+}  // namespace detail
+
+// How far strata's output `got` is from cuBLAS's `want` (both m × n, contiguous): the relative
+// error ‖got − want‖ / ‖want‖, and the elements off by more than `rel_tol`·|want| plus
+// `abs_tol_of_rms`·rms(want) (two roundings of the output type apart, plus what two accumulation
+// orders may differ by). A race or an indexing bug shows as elements far off; NaN never passes.
+struct OutputComparison {
+  double relative_error = 0;
+  unsigned long long far_elements = 0;
+};
+template <class T>
+OutputComparison compare_outputs(T const* got, T const* want, int64_t count, double rel_tol, double abs_tol_of_rms) {
+  double* sums = nullptr;
+  unsigned long long* far = nullptr;
+  check(cudaMalloc(&sums, 2 * sizeof(double)), "cudaMalloc");
+  check(cudaMalloc(&far, sizeof(unsigned long long)), "cudaMalloc");
+  check(cudaMemset(sums, 0, 2 * sizeof(double)), "cudaMemset");
+  check(cudaMemset(far, 0, sizeof(unsigned long long)), "cudaMemset");
+  detail::squared_error_kernel<<<264, 256>>>(got, want, count, sums);
+  double host[2] = {0, 0};
+  check(cudaMemcpy(host, sums, sizeof(host), cudaMemcpyDeviceToHost), "compare_outputs");
+  const double rms = std::sqrt(host[1] / double(std::max<int64_t>(count, 1)));
+  detail::count_far_kernel<<<264, 256>>>(got, want, count, abs_tol_of_rms * rms, rel_tol, far);
+  OutputComparison c;
+  check(cudaMemcpy(&c.far_elements, far, sizeof(c.far_elements), cudaMemcpyDeviceToHost), "compare_outputs");
+  c.relative_error = std::sqrt(host[0] / (host[1] > 0 ? host[1] : 1.0));
+  cudaFree(sums);
+  cudaFree(far);
+  return c;
 }
 
 }  // namespace strata::bench

@@ -2,6 +2,7 @@
 // on the same buffers: random data, several input sets rotated so L2 does not flatter, CUDA
 // events, median of many runs. Per shape: TFLOP/s of both and their ratio; for decode shapes
 // (M <= 128) also TB/s of A + B + D moved, one launch at a time and streamed (100 back to back).
+// Every variant's output is checked against cuBLAS's first: a wrong one fails the bench.
 // The mma.sync ceiling of this GPU is measured first.
 //
 //   sm80_gemm [--benchmark_filter=<regex>]     e.g. --benchmark_filter='bf16/8192'
@@ -28,6 +29,15 @@ using namespace strata;
 using namespace strata::bench;
 
 double g_ceiling_tflops = 0;  // the mma.sync loop of mma_ceiling.cuh on this GPU
+bool g_wrong_results = false;  // a strata output differed from cuBLAS's: the bench fails
+
+// Relative distance allowed between two correctly rounded outputs of one type: one ulp.
+template <class TD>
+constexpr double output_tolerance() {
+  if constexpr (std::is_same_v<TD, __nv_bfloat16>) return 1.0 / 128;
+  else if constexpr (std::is_same_v<TD, __half>) return 1.0 / 1024;
+  else return 1.0 / 1024;  // tf32: inputs rounded differently by the two libraries
+}
 
 // A row-major (m × k), B column-major (k × n): both K-major, the layout LLM weights use.
 template <class T, int BM, int BN, int BK, int WM, int WN, int Stages, int WK = 1>
@@ -113,6 +123,24 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     }
     for (auto& r : runners)
       if (!r.prepare(m, n, k, a, b, d.ptr, why)) return false;
+    // Speed only for right answers: every variant's output, on the first and the last input set,
+    // against cuBLAS's on the same buffers, before anything is timed.
+    for (size_t v = 0; v < runners.size(); ++v) {
+      for (int set : {0, sets - 1}) {
+        check(cudaMemset(d.ptr, 0xFF, size_t(m) * n * sizeof(TD)), "poison D");
+        runners[v].launch(set);
+        cublas(set);
+        check(cudaDeviceSynchronize(), "strata and cuBLAS outputs");
+        const OutputComparison c = compare_outputs(d.ptr, d_ref.ptr, int64_t(m) * n, output_tolerance<TD>(), 1e-2);
+        if (c.relative_error > 1e-2 || c.far_elements > 0) {
+          why = "variant " + std::to_string(v) + " on input set " + std::to_string(set) +
+                " differs from cuBLAS: relative error " + std::to_string(c.relative_error) + ", " +
+                std::to_string(c.far_elements) + " elements off";
+          g_wrong_results = true;
+          return false;
+        }
+      }
+    }
     std::vector<std::function<void(int)>> launches;
     for (auto& r : runners) launches.push_back([&r](int i) { r.launch(i); });
     // STRATA_BENCH_REVERSE=1 times the variants in the opposite order (and so on the other input
@@ -135,7 +163,7 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   const bool ok = time_all(StrataRunner<Auto, T, TD>{});
   cublasDestroy(handle);
   if (!ok) {
-    state.SkipWithError(("strata refused: " + why).c_str());
+    state.SkipWithError(("strata refused or wrong: " + why).c_str());
     return;
   }
   for (auto _ : state) state.SetIterationTime(strata_ms / 1e3);
@@ -185,6 +213,11 @@ void register_type() {
       at = end + 1;
     }
   }
+  // Leading dimensions off the 16-byte rule (odd n and k): Sm80AutoGemm's unaligned configuration.
+  if (!std::is_same_v<T, float>) {
+    benchmark::RegisterBenchmark((t + "/unaligned/4095").c_str(), bench_gemm<T>, 4095, 4095, 4095)
+        ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+  }
   const std::pair<int, int> nk[] = {{4096, 4096}, {14336, 4096}, {4096, 14336}, {8192, 8192}};
   for (int m : {1, 16, 64, 128, 4096, 16384}) {
     for (auto [n, k] : nk) {
@@ -214,5 +247,9 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  if (g_wrong_results) {
+    std::printf("sm80_gemm: FAILED: a strata output differed from cuBLAS's (see the errors above)\n");
+    return 1;
+  }
   return 0;
 }

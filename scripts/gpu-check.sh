@@ -7,6 +7,18 @@
 #   BENCH_FLAGS="..."    flags for every bench binary (default none: each sm80_gemm case times
 #                        itself, median of 30 runs; e.g. --benchmark_filter=bf16 to narrow it)
 #   BENCH_TIMEOUT=<s>    per bench binary (default 600)
+#   STAGES="..."         which stages run, of: build test repeat sanitize stress bench (default
+#                        all; the build directory is reused, so a later call can run the rest)
+#   REPEAT=<n>           runs of the split-K / Stream-K / sanitize kernel tests in `repeat` (5)
+#   STRESS_CASES=<n>     problems of the `stress` stage's long run (default 10000)
+#   SANITIZE_FILTER=...  the gtest filter the sanitizers run over (default: every path of every
+#                        tile class, Sm80GemmSanitize.*, and the Hopper atom tests)
+#
+# Stages: build (configure + build everything); test (every ctest test but the bench ones, the
+# stress test at its default size included); repeat (the kernel tests whose paths hand partial
+# tiles between CTAs, run REPEAT times: intermittent failures); sanitize (compute-sanitizer
+# memcheck, racecheck, synccheck and initcheck over SANITIZE_FILTER; any reported hazard or
+# error fails the stage); stress (the random-shape stress test at STRESS_CASES problems); bench.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
@@ -15,6 +27,11 @@ mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
 BUILD=build/gpu
 BENCH_FLAGS=${BENCH_FLAGS:-}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-600}
+STAGES=${STAGES:-build test repeat sanitize stress bench}
+REPEAT=${REPEAT:-5}
+STRESS_CASES=${STRESS_CASES:-10000}
+SANITIZE_FILTER=${SANITIZE_FILTER:-Sm80GemmSanitize.*:*Sm90*}
+wants() { [[ " $STAGES " == *" $1 "* ]]; }
 
 if ! command -v nvcc >/dev/null 2>&1 && [[ -x /usr/local/cuda/bin/nvcc ]]; then
   export PATH="/usr/local/cuda/bin:$PATH"
@@ -52,29 +69,74 @@ stage() {
   ninja --version
 } >"$OUT/machine.log" 2>&1
 
-stage configure "$OUT/configure.log" \
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTRATA_ENABLE_CUDA=ON \
-    -DSTRATA_BUILD_TESTS=ON -DSTRATA_BUILD_EXAMPLES=ON -DSTRATA_BUILD_BENCH=ON
+if wants build; then
+  stage configure "$OUT/configure.log" \
+    cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTRATA_ENABLE_CUDA=ON \
+      -DSTRATA_BUILD_TESTS=ON -DSTRATA_BUILD_EXAMPLES=ON -DSTRATA_BUILD_BENCH=ON
+  stage build "$OUT/build.log" cmake --build "$BUILD"
+fi
 
-stage build "$OUT/build.log" cmake --build "$BUILD"
+tests_line=""
+skipped=0
+if wants test; then
+  # The bench binaries run below, with short settings, so the `bench` test is left out here.
+  stage ctest "$OUT/ctest.log" \
+    ctest --test-dir "$BUILD" --output-on-failure --label-exclude bench \
+      --output-junit "$OUT/ctest-junit.xml"
+  tests_line=$(grep -E "tests passed|tests failed" "$OUT/ctest.log" | tail -n 1)
+  skipped=$(grep -c "\*\*\*Skipped" "$OUT/ctest.log")
+fi
 
-# The bench binaries run below, with short settings, so the `bench` test is left out here.
-stage ctest "$OUT/ctest.log" \
-  ctest --test-dir "$BUILD" --output-on-failure --label-exclude bench \
-    --output-junit "$OUT/ctest-junit.xml"
-tests_line=$(grep -E "tests passed|tests failed" "$OUT/ctest.log" | tail -n 1)
-skipped=$(grep -c "\*\*\*Skipped" "$OUT/ctest.log")
+if wants repeat; then
+  stage "repeat x$REPEAT" "$OUT/repeat.log" \
+    ctest --test-dir "$BUILD" --output-on-failure --repeat "until-fail:$REPEAT" \
+      -R 'Sm80GemmFeatures|Sm80GemmSanitize|Sm80GemmUnaligned|Sm80AutoGemm'
+fi
 
-shopt -s nullglob
-for bin in "$BUILD"/bench/*; do
-  [[ -f "$bin" && -x "$bin" ]] || continue
-  name=$(basename "$bin")
-  # shellcheck disable=SC2086  # BENCH_FLAGS is a list of flags
-  stage "bench $name" "$OUT/bench-$name.log" \
-    timeout "$BENCH_TIMEOUT" "$bin" $BENCH_FLAGS \
-      --benchmark_out="$OUT/bench-$name.json" --benchmark_out_format=json
-  cat "$OUT/bench-$name.log"
-done
+# compute-sanitizer over the GPU tests named by SANITIZE_FILTER, in each test binary that has
+# them. --error-exitcode makes any reported hazard or error fail the stage.
+if wants sanitize; then
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  sanitize() {
+    local tool=$1 status=0 bin
+    for bin in "$BUILD"/test/strata_kernel_tests "$BUILD"/test/strata_atom_tests; do
+      [[ -x "$bin" ]] || continue
+      echo "--- $tool: $(basename "$bin") --gtest_filter=$SANITIZE_FILTER"
+      local extra=()
+      [[ $tool == racecheck ]] && extra=(--racecheck-report hazard)
+      "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 --print-limit 20 \
+        "$bin" --gtest_filter="$SANITIZE_FILTER" || status=1
+    done
+    return $status
+  }
+  for tool in memcheck racecheck synccheck initcheck; do
+    stage "sanitize $tool" "$OUT/sanitize-$tool.log" sanitize "$tool"
+  done
+fi
+
+if wants stress; then
+  stress_bin=$(ls "$BUILD"/test/strata_stress_tests 2>/dev/null)
+  if [[ -n "$stress_bin" ]]; then
+    stage "stress x$STRESS_CASES" "$OUT/stress.log" env STRATA_STRESS_CASES="$STRESS_CASES" "$stress_bin"
+    tail -n 15 "$OUT/stress.log"
+  else
+    rows+=("stress|FAILED (no strata_stress_tests)|0|-")
+    failed=1
+  fi
+fi
+
+if wants bench; then
+  shopt -s nullglob
+  for bin in "$BUILD"/bench/*; do
+    [[ -f "$bin" && -x "$bin" ]] || continue
+    name=$(basename "$bin")
+    # shellcheck disable=SC2086  # BENCH_FLAGS is a list of flags
+    stage "bench $name" "$OUT/bench-$name.log" \
+      timeout "$BENCH_TIMEOUT" "$bin" $BENCH_FLAGS \
+        --benchmark_out="$OUT/bench-$name.json" --benchmark_out_format=json
+    cat "$OUT/bench-$name.log"
+  done
+fi
 
 echo
 gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)

@@ -142,6 +142,51 @@ TEST(Sm80SlicedK, WarpGroupsShareCAndTakeAlternateKBlocks) {
   }
 }
 
+// Small problems that reach every path of a configuration, for compute-sanitizer
+// (scripts/gpu-check.sh runs Sm80GemmSanitize.* under memcheck, racecheck, synccheck and
+// initcheck): ragged tiles with beta and two batches, whole tiles, serial split-K over three
+// parts (a prefix, the CTA's own part and a suffix for the middle one), parallel split-K and
+// Stream-K (several CTAs per tile). `layout` may break the 16-byte rule (unaligned configuration).
+template <class Kernel>
+void every_path(uint64_t seed, const char* what, ProblemLayout layout = {}) {
+  STRATA_REQUIRE_SM(8, 0);
+  using Config = typename Kernel::Config;
+  const Shape3 ragged{Config::BM + 37, Config::BN + 9, 5 * Config::BK + 3};
+  const Shape3 whole{2 * Config::BM, Config::BN, 4 * Config::BK};
+  auto run_case = [&](Shape3 s, int batches, bool with_c, const char* how, auto&& tweak) {
+    ProblemLayout l = layout;
+    l.batches = batches, l.with_c = with_c;
+    GemmProblem<Kernel> p(s, seed += 13, l);
+    auto args = p.arguments();
+    const float alpha = 1.25f, beta = with_c ? 0.5f : 0.f;
+    args.epilogue = LinearCombination{{alpha, beta}};
+    tweak(args);
+    const std::string label = std::string(what) + how;
+    ASSERT_TRUE(bool(Gemm<Kernel>::can_implement(args))) << label << ": " << Gemm<Kernel>::can_implement(args).message();
+    ASSERT_TRUE(bool(p.run(args))) << label;
+    p.check([&](int i, int j, int bt, double ref) { return alpha * ref + (with_c ? beta * p.source(i, j, bt) : 0.0); },
+            label, alpha);
+  };
+  auto none = [](auto&) {};
+  run_case(ragged, 2, true, ", ragged, beta, 2 batches", none);
+  run_case(whole, 1, false, ", whole tiles", none);
+  run_case(ragged, 1, true, ", serial split-K 3",
+           [](auto& a) { a.split_k = 3, a.split_k_mode = SplitKMode::serial; });
+  run_case(ragged, 2, false, ", parallel split-K 3",
+           [](auto& a) { a.split_k = 3, a.split_k_mode = SplitKMode::parallel; });
+  run_case(ragged, 1, true, ", Stream-K", [](auto& a) { a.schedule = Schedule::stream_k; });
+}
+
+TEST(Sm80GemmSanitize, Large) { every_path<KernelOf<Tiles::Large>>(3000, "large"); }
+TEST(Sm80GemmSanitize, Small) { every_path<KernelOf<Tiles::Small>>(3100, "small"); }
+TEST(Sm80GemmSanitize, MediumSlicedK) { every_path<KernelOf<Tiles::Medium>>(3200, "medium (sliced K)"); }
+TEST(Sm80GemmSanitize, Thin) { every_path<KernelOf<Tiles::Thin>>(3300, "thin"); }
+TEST(Sm80GemmSanitize, Narrow) { every_path<KernelOf<Tiles::Narrow>>(3400, "narrow"); }
+TEST(Sm80GemmSanitize, Unaligned) {
+  every_path<KernelOf<detail::Sm80UnalignedOf<Tiles>::type>>(
+      3500, "unaligned", {.pad_a = 1, .pad_b = 3, .pad_c = 5, .pad_d = 7, .gap_a = 1, .gap_b = 3, .gap_d = 1});
+}
+
 // Sm80AutoGemm: each class of its rule, chosen and run with automatic split-K and schedule, the
 // way the bench runs it; beta != 0 and batches on some; every element checked.
 template <class Auto, class Kernel>
