@@ -1,0 +1,684 @@
+// Strata floor 2: the raw Hopper (sm_90 / sm_90a) instructions a warp-specialized GEMM is made of,
+// one inline-PTX wrapper each, named after the PTX ISA instruction in the comment above it:
+// mbarriers (the producer/consumer handshake), fences, cluster registers and barriers, TMA
+// (cp.async.bulk.tensor, global <-> shared by descriptor), stmatrix, setmaxnreg and programmatic
+// dependent launch. The atom layer (copy_sm90.hpp) gives TMA and stmatrix thread-value layouts.
+//
+// Addresses: a shared-memory pointer is a generic pointer into this CTA's shared memory; the
+// wrappers convert it to the 32-bit .shared::cta window the instructions name (the CTA's own
+// window is part of the .shared::cluster window, so the same value serves both).
+#pragma once
+
+#include <cuda.h>  // CUtensorMap
+
+#include <concepts>
+#include <cstdint>
+#include <cstdio>
+
+#include "../../layout/config.hpp"
+
+// Device passes below sm_90 still compile these wrappers (a fat binary may carry older code next
+// to the Hopper one); reaching one there is a bug, so it traps. setmaxnreg exists only on sm_90a,
+// the arch-specific target that defines __CUDA_ARCH_FEAT_SM90_ALL.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(STRATA_ARCH_SM90_ENABLED)
+#define STRATA_ARCH_SM90_ENABLED 1
+#endif
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && !defined(STRATA_ARCH_SM90A_ENABLED)
+#define STRATA_ARCH_SM90A_ENABLED 1
+#endif
+#if !defined(STRATA_ARCH_SM90_UNSUPPORTED)
+#if defined(__CUDA_ARCH__)
+#define STRATA_ARCH_SM90_UNSUPPORTED() __trap()
+#else
+#define STRATA_ARCH_SM90_UNSUPPORTED() ((void)0)
+#endif
+#endif
+
+// How long mbarrier_wait_parity waits before it reports the barrier and traps: a wait that a
+// correct kernel finishes in microseconds only lasts this long when an arrival will never come.
+#if !defined(STRATA_MBARRIER_TIMEOUT_NS)
+#define STRATA_MBARRIER_TIMEOUT_NS 4000000000ull
+#endif
+
+namespace strata::arch {
+
+namespace detail {
+// The 32-bit .shared::cta address of a generic pointer into this CTA's shared memory.
+STRATA_DEVICE __forceinline__ uint32_t cta_shared_address(const void* smem_ptr) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(smem_ptr));
+}
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// mbarrier: a 64-bit shared-memory object that counts arrivals and transaction bytes per phase.
+// A phase completes when its expected arrivals have arrived and its expected bytes have landed;
+// the barrier then moves to the next phase (parity flips) and re-arms with the same arrival count.
+// A barrier is 8-byte aligned shared memory.
+// ---------------------------------------------------------------------------------------------
+
+// mbarrier.init.shared::cta.b64: the barrier starts in phase 0 expecting `arrivals` arrivals per
+// phase (1 .. 2^20 - 1). Before any other thread (or TMA) uses it: fence_mbarrier_init() and a
+// barrier (cluster_sync() when other CTAs of the cluster use it, __syncthreads() otherwise).
+STRATA_DEVICE __forceinline__ void mbarrier_init(uint64_t* bar, uint32_t arrivals) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(detail::cta_shared_address(bar)), "r"(arrivals)
+               : "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// fence.mbarrier_init.release.cluster: makes this thread's mbarrier.init visible to the whole
+// cluster, including the TMA units that complete transactions on it.
+STRATA_DEVICE __forceinline__ void fence_mbarrier_init() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// mbarrier.arrive.shared::cta.b64 (release, CTA scope): one arrival on this CTA's barrier.
+STRATA_DEVICE __forceinline__ void mbarrier_arrive(uint64_t* bar) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(detail::cta_shared_address(bar)) : "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// mbarrier.arrive.expect_tx.shared::cta.b64: one arrival, and `bytes` more transaction bytes
+// expected in the current phase (what the TMA loads completing on this barrier will deliver).
+STRATA_DEVICE __forceinline__ void mbarrier_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(detail::cta_shared_address(bar)),
+               "r"(bytes)
+               : "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// mbarrier.expect_tx.relaxed.cta.shared::cta.b64: `bytes` more transaction bytes expected in the
+// current phase, without an arrival.
+STRATA_DEVICE __forceinline__ void mbarrier_expect_tx(uint64_t* bar, uint32_t bytes) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;\n" ::"r"(detail::cta_shared_address(bar)),
+               "r"(bytes)
+               : "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// mapa.shared::cluster.u32 + mbarrier.arrive.release.cluster.shared::cluster.b64: one arrival on
+// the barrier at the same shared-memory offset in CTA `cta_rank` of the cluster (releasing this
+// thread's prior memory accesses at cluster scope): how a consumer frees a stage whose data another
+// CTA's producer multicast into it. `cta_rank` may be this CTA's own rank.
+STRATA_DEVICE __forceinline__ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t cta_rank) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile(
+      "{\n"
+      "  .reg .b32 remote;\n"
+      "  mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "  mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(detail::cta_shared_address(bar)),
+      "r"(cta_rank)
+      : "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// Which memory the waiting thread acquires: what this CTA's threads and TMA wrote (cta), or also
+// what threads of other CTAs released into the barrier with mbarrier_arrive_cluster (cluster).
+enum class WaitScope { cta, cluster };
+
+// mbarrier.try_wait.parity.shared::cta.b64 (acquire): true once the phase of parity `parity` has
+// completed (false after a hardware-chosen time limit otherwise). A barrier in phase 0 reports the
+// phase before it, of parity 1, as complete: a producer's first wait on an empty stage is parity 1.
+template <WaitScope Scope = WaitScope::cta>
+STRATA_DEVICE __forceinline__ bool mbarrier_try_wait_parity(uint64_t* bar, uint32_t parity) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  uint32_t ready;
+  if constexpr (Scope == WaitScope::cta) {
+    asm volatile(
+        "{\n"
+        "  .reg .pred p;\n"
+        "  mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "  selp.u32 %0, 1, 0, p;\n"
+        "}\n"
+        : "=r"(ready)
+        : "r"(detail::cta_shared_address(bar)), "r"(parity)
+        : "memory");
+  } else {
+    asm volatile(
+        "{\n"
+        "  .reg .pred p;\n"
+        "  mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+        "  selp.u32 %0, 1, 0, p;\n"
+        "}\n"
+        : "=r"(ready)
+        : "r"(detail::cta_shared_address(bar)), "r"(parity)
+        : "memory");
+  }
+  return ready != 0;
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+  return false;
+#endif
+}
+
+namespace detail {
+// %globaltimer: nanoseconds of a global clock (the resolution may be coarser than 1 ns).
+STRATA_DEVICE __forceinline__ uint64_t global_timer_ns() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;\n" : "=l"(t));
+  return t;
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+  return 0;
+#endif
+}
+
+// Out of line and cold: the waits stay small, and a hang becomes a report instead.
+STRATA_DEVICE inline __noinline__ void report_mbarrier_timeout(uint64_t* bar, uint32_t parity) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  printf(
+      "strata: mbarrier wait timed out after %llu ns: barrier at shared::cta address 0x%x, waiting for the "
+      "phase of parity %u; block (%d, %d, %d), thread (%d, %d, %d)\n",
+      static_cast<unsigned long long>(STRATA_MBARRIER_TIMEOUT_NS), cta_shared_address(bar), parity, int(blockIdx.x),
+      int(blockIdx.y), int(blockIdx.z), int(threadIdx.x), int(threadIdx.y), int(threadIdx.z));
+#endif
+  __trap();
+}
+}  // namespace detail
+
+// Waits until the phase of parity `parity` has completed (see mbarrier_try_wait_parity). Bounded:
+// after STRATA_MBARRIER_TIMEOUT_NS it prints the barrier's address and parity and traps, so a
+// missing arrival (a bug) ends the kernel with a message instead of hanging the GPU.
+template <WaitScope Scope = WaitScope::cta>
+STRATA_DEVICE __forceinline__ void mbarrier_wait_parity(uint64_t* bar, uint32_t parity) {
+  if (mbarrier_try_wait_parity<Scope>(bar, parity)) return;
+  const uint64_t start = detail::global_timer_ns();
+  while (!mbarrier_try_wait_parity<Scope>(bar, parity)) {
+    if (detail::global_timer_ns() - start > STRATA_MBARRIER_TIMEOUT_NS) detail::report_mbarrier_timeout(bar, parity);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fences
+// ---------------------------------------------------------------------------------------------
+
+// fence.proxy.async.shared::cta: orders this thread's ordinary (generic-proxy) shared-memory
+// accesses before later async-proxy accesses (TMA, wgmma). A thread that wrote shared memory
+// with st.shared or stmatrix runs it before the barrier after which TMA stores that memory.
+STRATA_DEVICE __forceinline__ void fence_proxy_async_shared() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clusters: CTAs launched together on one GPC, each able to address the others' shared memory.
+// ---------------------------------------------------------------------------------------------
+
+// %cluster_ctarank: this CTA's rank in its cluster, 0 .. cluster_num_ctas() - 1.
+STRATA_DEVICE __forceinline__ uint32_t cluster_cta_rank() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+  return 0;
+#endif
+}
+
+// %cluster_nctarank: the number of CTAs in this cluster.
+STRATA_DEVICE __forceinline__ uint32_t cluster_num_ctas() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  uint32_t n;
+  asm volatile("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(n));
+  return n;
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+  return 1;
+#endif
+}
+
+// %cluster_ctaid.{x,y,z}: this CTA's position in its cluster.
+STRATA_DEVICE __forceinline__ dim3 cluster_cta_id() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  uint32_t x, y, z;
+  asm volatile("mov.u32 %0, %%cluster_ctaid.x;\n" : "=r"(x));
+  asm volatile("mov.u32 %0, %%cluster_ctaid.y;\n" : "=r"(y));
+  asm volatile("mov.u32 %0, %%cluster_ctaid.z;\n" : "=r"(z));
+  return {x, y, z};
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+  return {0, 0, 0};
+#endif
+}
+
+// %cluster_nctaid.{x,y,z}: the cluster's shape in CTAs.
+STRATA_DEVICE __forceinline__ dim3 cluster_shape() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  uint32_t x, y, z;
+  asm volatile("mov.u32 %0, %%cluster_nctaid.x;\n" : "=r"(x));
+  asm volatile("mov.u32 %0, %%cluster_nctaid.y;\n" : "=r"(y));
+  asm volatile("mov.u32 %0, %%cluster_nctaid.z;\n" : "=r"(z));
+  return {x, y, z};
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+  return {1, 1, 1};
+#endif
+}
+
+// %clusterid.{x,y,z}: this cluster's position in the grid of clusters.
+STRATA_DEVICE __forceinline__ dim3 cluster_id() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  uint32_t x, y, z;
+  asm volatile("mov.u32 %0, %%clusterid.x;\n" : "=r"(x));
+  asm volatile("mov.u32 %0, %%clusterid.y;\n" : "=r"(y));
+  asm volatile("mov.u32 %0, %%clusterid.z;\n" : "=r"(z));
+  return {x, y, z};
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+  return {0, 0, 0};
+#endif
+}
+
+// barrier.cluster.arrive.release.aligned: this thread arrives at the cluster barrier, releasing
+// its prior memory accesses to the cluster. Every thread of a warp executes it together.
+STRATA_DEVICE __forceinline__ void cluster_arrive() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// barrier.cluster.arrive.relaxed.aligned: arrives without ordering memory (for a barrier that only
+// says "every CTA has started", e.g. before a later cluster_wait).
+STRATA_DEVICE __forceinline__ void cluster_arrive_relaxed() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// barrier.cluster.wait.acquire.aligned: waits until every thread of every CTA of the cluster
+// has arrived, acquiring what they released. Every thread of a warp executes it together.
+STRATA_DEVICE __forceinline__ void cluster_wait() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// cluster_arrive() then cluster_wait(): every thread of the cluster meets here.
+STRATA_DEVICE __forceinline__ void cluster_sync() {
+  cluster_arrive();
+  cluster_wait();
+}
+
+// elect.sync (full mask): true in exactly one active lane of the warp, the same lane for all of
+// them; every lane of the warp executes it together. The way one thread of a warp issues TMA.
+STRATA_DEVICE __forceinline__ bool elect_one_sync() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  uint32_t elected;
+  asm volatile(
+      "{\n"
+      "  .reg .pred p;\n"
+      "  elect.sync _|p, 0xffffffff;\n"
+      "  selp.u32 %0, 1, 0, p;\n"
+      "}\n"
+      : "=r"(elected));
+  return elected != 0;
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+  return false;
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// TMA: one thread moves a whole box between global and shared memory, described by a CUtensorMap
+// (tma.hpp builds it). Coordinates are element indices in TMA's dimension order (dimension 0 is
+// the contiguous one), signed: parts of the box outside the tensor read as zeros and are not
+// written. The descriptor is a __grid_constant__ kernel parameter (or in global/constant memory).
+// The shared-memory box is 128-byte aligned, and aligned to its swizzle's repeat (256, 512 or
+// 1024 bytes for 32, 64 or 128-byte swizzles) so that the swizzle lines up with the box's layout.
+// ---------------------------------------------------------------------------------------------
+
+template <class... Coords>
+concept TmaCoordinates = (sizeof...(Coords) >= 1 && sizeof...(Coords) <= 5) &&
+                         (std::convertible_to<Coords, int32_t> && ...);
+
+namespace detail {
+STRATA_DEVICE __forceinline__ uint64_t descriptor_address(const CUtensorMap* desc) {
+  return reinterpret_cast<uint64_t>(desc);
+}
+}  // namespace detail
+
+// cp.async.bulk.tensor.{1..5}d.shared::cluster.global.mbarrier::complete_tx::bytes: loads the box
+// at `coords` into `smem_dst` and completes its bytes (the whole box, out-of-bounds parts
+// included) on `bar`, whose phase must expect them (mbarrier_arrive_expect_tx).
+template <class... Coords>
+  requires TmaCoordinates<Coords...>
+STRATA_DEVICE __forceinline__ void tma_load(const CUtensorMap* desc, uint64_t* bar, void* smem_dst, Coords... coords) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  const uint64_t map = detail::descriptor_address(desc);
+  const uint32_t dst = detail::cta_shared_address(smem_dst);
+  const uint32_t mbar = detail::cta_shared_address(bar);
+  const int32_t c[] = {static_cast<int32_t>(coords)...};
+  constexpr int rank = sizeof...(Coords);
+  if constexpr (rank == 1) {
+    asm volatile(
+        "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3}], [%2];\n" ::"r"(dst),
+        "l"(map), "r"(mbar), "r"(c[0])
+        : "memory");
+  } else if constexpr (rank == 2) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];\n" ::"r"(
+            dst),
+        "l"(map), "r"(mbar), "r"(c[0]), "r"(c[1])
+        : "memory");
+  } else if constexpr (rank == 3) {
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];\n" ::"r"(
+            dst),
+        "l"(map), "r"(mbar), "r"(c[0]), "r"(c[1]), "r"(c[2])
+        : "memory");
+  } else if constexpr (rank == 4) {
+    asm volatile(
+        "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}], "
+        "[%2];\n" ::"r"(dst),
+        "l"(map), "r"(mbar), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])
+        : "memory");
+  } else {
+    asm volatile(
+        "cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6, %7}], "
+        "[%2];\n" ::"r"(dst),
+        "l"(map), "r"(mbar), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4])
+        : "memory");
+  }
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// cp.async.bulk.tensor.{1..5}d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster:
+// as tma_load, but the box lands at the same shared-memory offset in every CTA of the cluster whose
+// bit is set in `cta_mask` (bit r = rank r), and completes its bytes on the barrier at `bar`'s
+// offset in each of them. Each receiving CTA's barrier must expect the bytes it receives.
+template <class... Coords>
+  requires TmaCoordinates<Coords...>
+STRATA_DEVICE __forceinline__ void tma_load_multicast(const CUtensorMap* desc, uint64_t* bar, uint16_t cta_mask,
+                                                      void* smem_dst, Coords... coords) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  const uint64_t map = detail::descriptor_address(desc);
+  const uint32_t dst = detail::cta_shared_address(smem_dst);
+  const uint32_t mbar = detail::cta_shared_address(bar);
+  const int32_t c[] = {static_cast<int32_t>(coords)...};
+  constexpr int rank = sizeof...(Coords);
+  if constexpr (rank == 1) {
+    asm volatile(
+        "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
+        "[%0], [%1, {%4}], [%2], %3;\n" ::"r"(dst),
+        "l"(map), "r"(mbar), "h"(cta_mask), "r"(c[0])
+        : "memory");
+  } else if constexpr (rank == 2) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
+        "[%0], [%1, {%4, %5}], [%2], %3;\n" ::"r"(dst),
+        "l"(map), "r"(mbar), "h"(cta_mask), "r"(c[0]), "r"(c[1])
+        : "memory");
+  } else if constexpr (rank == 3) {
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
+        "[%0], [%1, {%4, %5, %6}], [%2], %3;\n" ::"r"(dst),
+        "l"(map), "r"(mbar), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2])
+        : "memory");
+  } else if constexpr (rank == 4) {
+    asm volatile(
+        "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
+        "[%0], [%1, {%4, %5, %6, %7}], [%2], %3;\n" ::"r"(dst),
+        "l"(map), "r"(mbar), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])
+        : "memory");
+  } else {
+    asm volatile(
+        "cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
+        "[%0], [%1, {%4, %5, %6, %7, %8}], [%2], %3;\n" ::"r"(dst),
+        "l"(map), "r"(mbar), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4])
+        : "memory");
+  }
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// cp.async.bulk.tensor.{1..5}d.global.shared::cta.bulk_group: stores the box at `smem_src` to the
+// tensor at `coords`; elements outside the tensor are not written. Joins this thread's current
+// bulk group: bulk_commit_group(), then bulk_wait_group_read<N>() before the shared memory is
+// reused, bulk_wait_group<N>() before the global writes must be complete.
+template <class... Coords>
+  requires TmaCoordinates<Coords...>
+STRATA_DEVICE __forceinline__ void tma_store(const CUtensorMap* desc, const void* smem_src, Coords... coords) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  const uint64_t map = detail::descriptor_address(desc);
+  const uint32_t src = detail::cta_shared_address(smem_src);
+  const int32_t c[] = {static_cast<int32_t>(coords)...};
+  constexpr int rank = sizeof...(Coords);
+  if constexpr (rank == 1) {
+    asm volatile("cp.async.bulk.tensor.1d.global.shared::cta.bulk_group [%0, {%2}], [%1];\n" ::"l"(map), "r"(src),
+                 "r"(c[0])
+                 : "memory");
+  } else if constexpr (rank == 2) {
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(map), "r"(src),
+                 "r"(c[0]), "r"(c[1])
+                 : "memory");
+  } else if constexpr (rank == 3) {
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(map),
+                 "r"(src), "r"(c[0]), "r"(c[1]), "r"(c[2])
+                 : "memory");
+  } else if constexpr (rank == 4) {
+    asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5}], [%1];\n" ::"l"(map),
+                 "r"(src), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])
+                 : "memory");
+  } else {
+    asm volatile("cp.async.bulk.tensor.5d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5, %6}], [%1];\n" ::"l"(map),
+                 "r"(src), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4])
+                 : "memory");
+  }
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// cp.async.bulk.commit_group: closes this thread's bulk group (the TMA stores since the last one).
+STRATA_DEVICE __forceinline__ void bulk_commit_group() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// cp.async.bulk.wait_group.read N: waits until at most N of this thread's bulk groups still read
+// their shared-memory source; the shared memory of the others may then be overwritten.
+template <int PendingGroups>
+STRATA_DEVICE __forceinline__ void bulk_wait_group_read() {
+  static_assert(PendingGroups >= 0 && PendingGroups <= 63,
+                "bulk_wait_group_read: the number of groups left in flight is 0 .. 63");
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(PendingGroups) : "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// cp.async.bulk.wait_group N: waits until at most N of this thread's bulk groups are incomplete
+// (their global writes performed).
+template <int PendingGroups>
+STRATA_DEVICE __forceinline__ void bulk_wait_group() {
+  static_assert(PendingGroups >= 0 && PendingGroups <= 63,
+                "bulk_wait_group: the number of groups left in flight is 0 .. 63");
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(PendingGroups) : "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// prefetch.tensormap: brings the descriptor into the cache ahead of the first TMA that uses it.
+STRATA_DEVICE __forceinline__ void prefetch_tensormap(const CUtensorMap* desc) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(detail::descriptor_address(desc)) : "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// stmatrix: the warp stores 1, 2 or 4 8x8 matrices of 16-bit elements to shared memory, the
+// mirror image of ldmatrix. Register j of lane l holds row l/4, columns 2*(l%4) and 2*(l%4)+1 of
+// matrix j (low half first) -- an mma/wgmma accumulator fragment once converted to 16 bits. Lane
+// 8*j + r passes the address of row r of matrix j (16 contiguous, 16-byte aligned bytes); for .x1
+// and .x2 only lanes 0-7 and 0-15 are read. With .trans register j of lane l goes to column l/4,
+// rows 2*(l%4) and 2*(l%4)+1 instead.
+// ---------------------------------------------------------------------------------------------
+
+namespace detail {
+// stmatrix.sync.aligned.m8n8.{x1,x2,x4}{,.trans}.shared.b16
+template <int NumMatrices, bool Transpose>
+STRATA_DEVICE __forceinline__ void stmatrix_impl(void* smem_row, const uint32_t (&src)[NumMatrices]) {
+  static_assert(NumMatrices == 1 || NumMatrices == 2 || NumMatrices == 4,
+                "stmatrix: the number of 8x8 matrices must be 1, 2 or 4");
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  const uint32_t row = detail::cta_shared_address(smem_row);
+  if constexpr (NumMatrices == 1 && !Transpose) {
+    asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};\n" ::"r"(row), "r"(src[0]) : "memory");
+  } else if constexpr (NumMatrices == 1 && Transpose) {
+    asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};\n" ::"r"(row), "r"(src[0]) : "memory");
+  } else if constexpr (NumMatrices == 2 && !Transpose) {
+    asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};\n" ::"r"(row), "r"(src[0]), "r"(src[1])
+                 : "memory");
+  } else if constexpr (NumMatrices == 2 && Transpose) {
+    asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};\n" ::"r"(row), "r"(src[0]),
+                 "r"(src[1])
+                 : "memory");
+  } else if constexpr (NumMatrices == 4 && !Transpose) {
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(row), "r"(src[0]),
+                 "r"(src[1]), "r"(src[2]), "r"(src[3])
+                 : "memory");
+  } else {
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(row), "r"(src[0]),
+                 "r"(src[1]), "r"(src[2]), "r"(src[3])
+                 : "memory");
+  }
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+}  // namespace detail
+
+template <int NumMatrices>
+STRATA_DEVICE __forceinline__ void stmatrix(void* smem_row, const uint32_t (&src)[NumMatrices]) {
+  detail::stmatrix_impl<NumMatrices, false>(smem_row, src);
+}
+
+template <int NumMatrices>
+STRATA_DEVICE __forceinline__ void stmatrix_trans(void* smem_row, const uint32_t (&src)[NumMatrices]) {
+  detail::stmatrix_impl<NumMatrices, true>(smem_row, src);
+}
+
+// The copy operation for the atom layer, in Strata's (source, destination) order.
+template <int NumMatrices, bool Transpose>
+struct Stsm {
+  static constexpr int Matrices = NumMatrices;
+  static constexpr bool Transposed = Transpose;
+  static constexpr int ElementBits = 16;
+  using SRegisters = uint32_t[NumMatrices];
+  // `smem_row`: this lane's row address, as described above.
+  STRATA_DEVICE static __forceinline__ void copy(const SRegisters& src, void* smem_row) {
+    detail::stmatrix_impl<NumMatrices, Transpose>(smem_row, src);
+  }
+};
+
+using Stsm_x1 = Stsm<1, false>;
+using Stsm_x2 = Stsm<2, false>;
+using Stsm_x4 = Stsm<4, false>;
+using Stsm_x1_trans = Stsm<1, true>;
+using Stsm_x2_trans = Stsm<2, true>;
+using Stsm_x4_trans = Stsm<4, true>;
+
+// ---------------------------------------------------------------------------------------------
+// setmaxnreg (sm_90a): a warpgroup gives registers back to the CTA's pool (dec) or takes more
+// from it (inc, waiting until they are free), so producer warps can run on few registers while
+// consumer warps hold large accumulator tiles. Every thread of the warpgroup executes it
+// together, and it only takes effect when the kernel's register count is capped at launch
+// (__launch_bounds__ with a minimum of blocks, or -maxrregcount); otherwise ptxas drops it with
+// warning C7508.
+// ---------------------------------------------------------------------------------------------
+
+template <int Registers>
+inline constexpr bool valid_register_count_v = Registers >= 24 && Registers <= 256 && Registers % 8 == 0;
+
+// setmaxnreg.inc.sync.aligned.u32: raises this warp's per-thread register count to `Registers`.
+template <int Registers>
+STRATA_DEVICE __forceinline__ void setmaxnreg_inc() {
+  static_assert(valid_register_count_v<Registers>,
+                "setmaxnreg_inc: the register count must be a multiple of 8 between 24 and 256");
+#if defined(STRATA_ARCH_SM90A_ENABLED)
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Registers));
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// setmaxnreg.dec.sync.aligned.u32: lowers this warp's per-thread register count to `Registers`.
+template <int Registers>
+STRATA_DEVICE __forceinline__ void setmaxnreg_dec() {
+  static_assert(valid_register_count_v<Registers>,
+                "setmaxnreg_dec: the register count must be a multiple of 8 between 24 and 256");
+#if defined(STRATA_ARCH_SM90A_ENABLED)
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Registers));
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// Programmatic dependent launch: a kernel launched with
+// cudaLaunchAttributeProgrammaticStreamSerialization may start while the previous kernel in the
+// stream still runs; it must not read that kernel's results before griddepcontrol.wait.
+// ---------------------------------------------------------------------------------------------
+
+// griddepcontrol.wait: blocks until the grids this one depends on have completed and their
+// memory operations are visible. A no-op when the kernel was launched without the attribute.
+STRATA_DEVICE __forceinline__ void griddepcontrol_wait() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// griddepcontrol.launch_dependents: lets the next kernel of the stream start once every CTA of
+// this grid has executed it (or exited); what this grid writes afterwards is still seen by the
+// dependent's griddepcontrol.wait.
+STRATA_DEVICE __forceinline__ void griddepcontrol_launch_dependents() {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+}  // namespace strata::arch
