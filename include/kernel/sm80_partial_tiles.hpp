@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "../atom/arch/sm80.hpp"
+#include "../atom/copy_sm80.hpp"
 #include "../collective/sm80_config.hpp"
 
 namespace strata {
@@ -24,6 +25,9 @@ struct Sm80PartialTiles {
   static constexpr int kValues = decltype(size(std::declval<Accumulators>().layout()))::value;
   static_assert(kValues % 2 == 0, "the accumulator fragment holds pairs of values");
   using ElementPartial = typename Config::ElementAccumulator;
+  // Slots come into shared memory in 16-byte chunks by cp.async, past L1 (each is read once).
+  using ChunkCopy = CopyAtom<arch::CpAsync16_cg, ElementPartial>;
+  static constexpr int kChunkValues = 16 / int(sizeof(ElementPartial));
 
   // Partial tiles in fragment order: value pair q of thread t at pair index q * kSliceThreads + t
   // of the slot, so a warp's store or load of one pair is 256 contiguous bytes. Pairs whose rows
@@ -130,9 +134,13 @@ struct Sm80PartialTiles {
       auto fetch = [&](int first, int n, int at) {
         for (int x = tid; x < n * chunks; x += kThreads) {
           const int b = x / chunks, c = x % chunks;
-          arch::cp_async<16, arch::CacheLevel::Global>(
-              smem + (at + b) * piece_bytes + c * 16,
-              reinterpret_cast<char const*>(slot_of(first + b)) + int64_t(p0) * row_bytes + c * 16);
+          // One 16-byte chunk of accumulators, slot to shared memory.
+          auto src = make_tensor(make_gmem_ptr(reinterpret_cast<ElementPartial const*>(
+                                     reinterpret_cast<char const*>(slot_of(first + b)) + int64_t(p0) * row_bytes + c * 16)),
+                                 Layout<Int<kChunkValues>>{});
+          auto dst = make_tensor(make_smem_ptr(reinterpret_cast<ElementPartial*>(smem + (at + b) * piece_bytes + c * 16)),
+                                 Layout<Int<kChunkValues>>{});
+          copy(ChunkCopy{}, src, dst);
         }
         arch::cp_async_commit();
         arch::cp_async_wait<0>();
