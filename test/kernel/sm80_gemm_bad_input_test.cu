@@ -45,7 +45,17 @@ testing::AssertionResult refused(Status const& s, StatusCode code, std::vector<s
   return testing::AssertionSuccess();
 }
 
-// One kind of bad input: what to break, and how the refusal must read.
+// Two batches at the smallest legal batch strides (for a case to break one of them).
+void batched(Args& a) {
+  a.batch_count = 2;
+  a.batch_stride_a = a.lda * a.m;
+  a.batch_stride_b = a.ldb * a.n;
+  a.batch_stride_c = a.ldc * a.m;
+  a.batch_stride_d = a.ldd * a.m;
+}
+
+// One kind of bad input: what to break, and how the refusal must read (words that hold for any
+// problem the case is applied to: valid() here, a real one on the GPU).
 struct BadCase {
   const char* name;
   std::function<void(Args&)> mutate;
@@ -54,31 +64,45 @@ struct BadCase {
 };
 const std::vector<BadCase>& bad_cases() {
   static const std::vector<BadCase> cases = {
-      {"A + 1", [](Args& a) { a.A += 1; }, StatusCode::misaligned_pointer, {"A", "aligned"}},
-      {"B + 1", [](Args& a) { a.B += 1; }, StatusCode::misaligned_pointer, {"B", "aligned"}},
-      {"D + 1", [](Args& a) { a.D += 1; }, StatusCode::misaligned_pointer, {"D", "aligned"}},
+      {"A + 1", [](Args& a) { a.A += 1; }, StatusCode::misaligned_pointer, {"A must be 16-byte aligned"}},
+      {"B + 1", [](Args& a) { a.B += 1; }, StatusCode::misaligned_pointer, {"B must be 16-byte aligned"}},
+      {"D + 1", [](Args& a) { a.D += 1; }, StatusCode::misaligned_pointer, {"D must be 16-byte aligned"}},
       {"C + 1 with beta", [](Args& a) { a.C += 1; a.epilogue = {{1.f, 1.f}}; }, StatusCode::misaligned_pointer,
-       {"C", "aligned"}},
-      {"lda = k + 4", [](Args& a) { a.lda = a.k + 4; }, StatusCode::misaligned_leading_dim, {"lda", "multiple of 8"}},
-      {"ldb = k - 8", [](Args& a) { a.ldb = a.k - 8; }, StatusCode::invalid_leading_dim, {"ldb", "smaller"}},
-      {"ldd = n - 8", [](Args& a) { a.ldd = a.n - 8; }, StatusCode::invalid_leading_dim, {"ldd", "smaller"}},
-      {"ldd = n + 1", [](Args& a) { a.ldd = a.n + 1; }, StatusCode::misaligned_leading_dim, {"ldd", "multiple of 8"}},
+       {"C must be 16-byte aligned"}},
+      {"lda = k + 4", [](Args& a) { a.lda = a.k + 4; }, StatusCode::misaligned_leading_dim,
+       {"lda (", "must be a multiple of 8 elements"}},
+      {"ldb = k + 4", [](Args& a) { a.ldb = a.k + 4; }, StatusCode::misaligned_leading_dim,
+       {"ldb (", "must be a multiple of 8 elements"}},
+      {"ldc = n + 4 with beta", [](Args& a) { a.ldc = a.n + 4; a.epilogue = {{1.f, 1.f}}; },
+       StatusCode::misaligned_leading_dim, {"ldc (", "must be a multiple of 8 elements"}},
+      {"ldd = n + 1", [](Args& a) { a.ldd = a.n + 1; }, StatusCode::misaligned_leading_dim,
+       {"ldd (", "must be a multiple of 8 elements"}},
+      {"ldb = k - 8", [](Args& a) { a.ldb = a.k - 8; }, StatusCode::invalid_leading_dim,
+       {"ldb (", "smaller than the contiguous extent of B"}},
+      {"ldd = n - 8", [](Args& a) { a.ldd = a.n - 8; }, StatusCode::invalid_leading_dim,
+       {"ldd (", "smaller than the contiguous extent of D"}},
       {"ldc = n - 8 with beta", [](Args& a) { a.ldc = a.n - 8; a.epilogue = {{1.f, 1.f}}; },
-       StatusCode::invalid_leading_dim, {"ldc", "smaller"}},
-      {"A null", [](Args& a) { a.A = nullptr; }, StatusCode::null_pointer, {"A", "null"}},
-      {"B null", [](Args& a) { a.B = nullptr; }, StatusCode::null_pointer, {"B", "null"}},
-      {"D null", [](Args& a) { a.D = nullptr; }, StatusCode::null_pointer, {"D", "null"}},
+       StatusCode::invalid_leading_dim, {"ldc (", "smaller than the contiguous extent of C"}},
+      {"A null", [](Args& a) { a.A = nullptr; }, StatusCode::null_pointer, {"A is null"}},
+      {"B null", [](Args& a) { a.B = nullptr; }, StatusCode::null_pointer, {"B is null"}},
+      {"D null", [](Args& a) { a.D = nullptr; }, StatusCode::null_pointer, {"D is null"}},
       {"C null with beta", [](Args& a) { a.C = nullptr; a.epilogue = {{1.f, -1.f}}; }, StatusCode::null_pointer,
-       {"C", "null", "beta"}},
-      {"m < 0", [](Args& a) { a.m = -1; }, StatusCode::invalid_problem, {"negative"}},
-      {"n < 0", [](Args& a) { a.n = -5; }, StatusCode::invalid_problem, {"negative"}},
-      {"k < 0", [](Args& a) { a.k = -1; }, StatusCode::invalid_problem, {"negative"}},
-      {"batch_count 0", [](Args& a) { a.batch_count = 0; }, StatusCode::invalid_problem, {"batch_count"}},
-      {"split_k < 0", [](Args& a) { a.split_k = -2; }, StatusCode::invalid_problem, {"split_k"}},
-      {"batch stride of A not a multiple of 8",
-       [](Args& a) { a.batch_count = 2; a.batch_stride_a = a.lda * a.m + 4; a.batch_stride_b = a.ldb * a.n;
-                     a.batch_stride_d = a.ldd * a.m; },
-       StatusCode::misaligned_leading_dim, {"batch stride", "A"}},
+       {"C is null", "beta"}},
+      {"m < 0", [](Args& a) { a.m = -1; }, StatusCode::invalid_problem, {"m, n and k must not be negative"}},
+      {"n < 0", [](Args& a) { a.n = -5; }, StatusCode::invalid_problem, {"m, n and k must not be negative"}},
+      {"k < 0", [](Args& a) { a.k = -1; }, StatusCode::invalid_problem, {"m, n and k must not be negative"}},
+      {"batch_count 0", [](Args& a) { a.batch_count = 0; }, StatusCode::invalid_problem,
+       {"batch_count must be at least 1"}},
+      {"split_k < 0", [](Args& a) { a.split_k = -2; }, StatusCode::invalid_problem, {"split_k must be 0", "positive"}},
+      {"batch stride of A not a multiple of 8", [](Args& a) { batched(a); a.batch_stride_a += 4; },
+       StatusCode::misaligned_leading_dim, {"batch stride of A", "multiple of 8 elements"}},
+      {"batch stride of B not a multiple of 8", [](Args& a) { batched(a); a.batch_stride_b += 4; },
+       StatusCode::misaligned_leading_dim, {"batch stride of B", "multiple of 8 elements"}},
+      {"batch stride of C not a multiple of 8, with beta",
+       [](Args& a) { batched(a); a.batch_stride_c += 4; a.epilogue = {{1.f, 1.f}}; },
+       StatusCode::misaligned_leading_dim, {"batch stride of C", "multiple of 8 elements"}},
+      {"batch stride of D not a multiple of 8", [](Args& a) { batched(a); a.batch_stride_d += 4; },
+       StatusCode::misaligned_leading_dim, {"batch stride of D", "multiple of 8 elements"}},
   };
   return cases;
 }
@@ -87,6 +111,10 @@ const std::vector<BadCase>& bad_cases() {
 
 TEST(Sm80GemmBadInput, ValidProblemIsAccepted) {
   EXPECT_TRUE(bool(G::can_implement(valid()))) << G::can_implement(valid()).message();
+  Args a = valid();
+  batched(a);
+  a.epilogue = {{1.f, 1.f}};
+  EXPECT_TRUE(bool(G::can_implement(a))) << "two batches with beta: " << G::can_implement(a).message();
 }
 
 TEST(Sm80GemmBadInput, EachRefusedWithCodeAndReason) {
@@ -123,6 +151,22 @@ TEST(Sm80GemmBadInput, LeadingDimensionsFollowMajorness) {
   EXPECT_TRUE(bool(S8::can_implement(b))) << S8::can_implement(b).message();
   b.ldd = 66;  // int32 D: 4-element vectors
   EXPECT_TRUE(refused(S8::can_implement(b), StatusCode::misaligned_leading_dim, {"ldd", "multiple of 4"}));
+
+  // Row-major B is k × n with rows of n: ldb must cover n, in whole 16-byte vectors.
+  using RowB = Gemm<Sm80GemmKernel<Sm80GemmConfig<T, T, RowMajor, RowMajor, 128, 256, 32, 2, 4, 4>, T,
+                                   LinearCombination>>;
+  RowB::Arguments c;
+  c.m = 64; c.n = 1000; c.k = 512;
+  c.A = fake<const T>(0x100000); c.lda = 512;
+  c.B = fake<const T>(0x200000); c.ldb = 512;
+  c.D = fake<T>(0x400000); c.ldd = 1000;
+  EXPECT_TRUE(refused(RowB::can_implement(c), StatusCode::invalid_leading_dim,
+                      {"ldb (512)", "smaller than the contiguous extent of B (1000)"}));
+  c.ldb = 1004;
+  EXPECT_TRUE(refused(RowB::can_implement(c), StatusCode::misaligned_leading_dim,
+                      {"ldb (1004)", "must be a multiple of 8 elements"}));
+  c.ldb = 1008;
+  EXPECT_TRUE(bool(RowB::can_implement(c))) << RowB::can_implement(c).message();
 }
 
 TEST(Sm80GemmBadInput, NothingToComputeIsAccepted) {
@@ -140,7 +184,7 @@ TEST(Sm80GemmBadInput, NothingToComputeIsAccepted) {
 TEST(Sm80GemmBadInput, BatchCountBeyondTheGrid) {
   Args a = valid();
   a.batch_count = 65536;
-  EXPECT_TRUE(refused(G::can_implement(a), StatusCode::problem_too_large, {"batch_count"}));
+  EXPECT_TRUE(refused(G::can_implement(a), StatusCode::problem_too_large, {"batch_count", "65535"}));
 }
 
 // Whole tiles run over a 1-D grid of the tiles of all batches: 65536 tiles per batch times 65535
@@ -166,8 +210,8 @@ TEST(Sm80GemmBadInput, SplitKBeyondTheGrid) {
   a.m = 8; a.n = 8; a.k = 70000 * Config::BK;
   a.lda = a.k; a.ldb = a.k; a.ldd = 8;
   a.split_k = 70000;
-  const Status s = G::can_implement(a);
-  EXPECT_FALSE(s.ok()) << "split_k = 70000 with 70000 K tiles accepted: grid.z would be 70000 > 65535";
+  EXPECT_TRUE(refused(G::can_implement(a), StatusCode::problem_too_large, {"split_k must be at most 65535"}))
+      << "split_k = 70000 with 70000 K tiles: grid.z would be 70000 > 65535";
 }
 
 TEST(Sm80GemmBadInput, RunBeforeInitialize) {
@@ -197,9 +241,33 @@ TEST(Sm80GemmBadInput, SplitKWorkspaceTooSmall) {
   EXPECT_EQ(G::workspace_size(automatic), (tiles * sizeof(int) + 15) / 16 * 16 + 2 * tiles * tile_bytes);
   G gemm;
   EXPECT_TRUE(refused(gemm.initialize(a, fake<void>(0x10000000), needed - 16), StatusCode::workspace_too_small,
-                      {"workspace", std::to_string(needed)}));
-  EXPECT_TRUE(refused(gemm.initialize(a, nullptr, needed), StatusCode::workspace_too_small, {"workspace"}));
-  EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {"initialize"}));
+                      {"split-K over 3 splits needs " + std::to_string(needed) + " bytes of workspace",
+                       "got " + std::to_string(needed - 16)}));
+  EXPECT_TRUE(refused(gemm.initialize(a, nullptr, needed), StatusCode::workspace_too_small,
+                      {"split-K over 3 splits needs " + std::to_string(needed) + " bytes of workspace"}));
+  EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {"run() before a successful initialize()"}));
+}
+
+// Parallel split-K keeps one m x n matrix of fp32 partial outputs per split: a workspace 16 bytes
+// short of it, or none, is refused; exactly that much is enough (the parallel mode zeroes no
+// counters, so initialize touches no memory and a fake address does).
+TEST(Sm80GemmBadInput, ParallelSplitKWorkspaceTooSmall) {
+  Args a = valid();
+  a.split_k = 3;
+  a.split_k_mode = SplitKMode::parallel;
+  const size_t needed = G::workspace_size(a);
+  ASSERT_EQ(needed, size_t(3) * 1000 * 1000 * sizeof(float));
+  G gemm;
+  EXPECT_TRUE(refused(gemm.initialize(a, fake<void>(0x10000000), needed - 16), StatusCode::workspace_too_small,
+                      {"split-K over 3 splits needs " + std::to_string(needed) + " bytes of workspace",
+                       "got " + std::to_string(needed - 16)}));
+  EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {"run() before a successful initialize()"}));
+  EXPECT_TRUE(refused(gemm.initialize(a, nullptr, 0), StatusCode::workspace_too_small,
+                      {"split-K over 3 splits needs " + std::to_string(needed) + " bytes of workspace", "got 0"}));
+  EXPECT_TRUE(refused(gemm.initialize(a, nullptr, needed), StatusCode::workspace_too_small,
+                      {"split-K over 3 splits needs " + std::to_string(needed) + " bytes of workspace"}));
+  const Status enough = gemm.initialize(a, fake<void>(0x10000000), needed);
+  EXPECT_TRUE(enough.ok()) << enough.message();
 }
 
 // Stream-K picks its own K ranges: an explicit split count is refused, as is a workspace short of
@@ -221,8 +289,29 @@ TEST(Sm80GemmBadInput, StreamKSplitAndWorkspace) {
                         2 * size_t(sk.ctas) * G::Config::BM * G::Config::BN * sizeof(float));
   G gemm;
   EXPECT_TRUE(refused(gemm.initialize(a, fake<void>(0x10000000), needed - 16), StatusCode::workspace_too_small,
-                      {"workspace", "Stream-K", std::to_string(needed)}));
-  EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {"initialize"}));
+                      {"Stream-K over " + std::to_string(sk.ctas) + " CTAs needs " + std::to_string(needed) +
+                           " bytes of workspace",
+                       "got " + std::to_string(needed - 16)}));
+  EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {"run() before a successful initialize()"}));
+}
+
+// A null Stream-K workspace is refused however many bytes it claims: the tile counters and the
+// partial tiles have nowhere to go. The problem has 32 tiles (8 x 4) of 16 K tiles each: unless
+// the wave (132 CTAs without a GPU) divides 32, some of them are Stream-K tiles, so the workspace
+// is not empty.
+TEST(Sm80GemmBadInput, StreamKNullWorkspace) {
+  Args a = valid();
+  a.schedule = Schedule::stream_k;
+  const StreamKPartition sk = G::stream_k_partition(a);
+  ASSERT_GT(sk.ctas, 0) << "32 tiles over a wave of " << G::wave() << " CTAs: no Stream-K tiles";
+  const size_t needed = G::workspace_size(a);
+  ASSERT_GT(needed, 0u);
+  const std::string what = "Stream-K over " + std::to_string(sk.ctas) + " CTAs needs " + std::to_string(needed) +
+                           " bytes of workspace";
+  G gemm;
+  EXPECT_TRUE(refused(gemm.initialize(a, nullptr, 0), StatusCode::workspace_too_small, {what, "got 0"}));
+  EXPECT_TRUE(refused(gemm.initialize(a, nullptr, needed), StatusCode::workspace_too_small, {what}));
+  EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {"run() before a successful initialize()"}));
 }
 
 // Schedule::automatic runs Stream-K on problems of kStreamKMinWaves waves or more that split_k
@@ -317,7 +406,7 @@ TEST(Sm80GemmBadInput, SplitKWorkspaceMisaligned) {
   const size_t needed = G::workspace_size(a);
   G gemm;
   const Status s = gemm.initialize(a, fake<void>(0x10000004), needed + 16);
-  EXPECT_TRUE(refused(s, StatusCode::misaligned_pointer, {"workspace"}));
+  EXPECT_TRUE(refused(s, StatusCode::misaligned_pointer, {"the workspace must be 16-byte aligned"}));
 }
 
 // ---- on the GPU: refused input writes nothing ------------------------------------------------------
@@ -330,21 +419,46 @@ TEST(Sm80GemmBadInput, RefusedInputWritesNothing) {
     a.epilogue = {{1.f, 0.f}};
     return a;
   }();
-  std::vector<BadCase> cases = bad_cases();
-  cases.push_back({"workspace too small for split-K 3", [](Args& a) { a.split_k = 3; },
-                   StatusCode::workspace_too_small, {"workspace"}});
   DeviceBuffer<char> small_workspace(1024);
-  for (const BadCase& c : cases) {
-    Args a = good;
-    c.mutate(a);
+  auto expect_refused_writes_nothing = [&](std::string const& name, Args const& a, void* workspace, size_t bytes,
+                                           StatusCode code, std::vector<std::string> const& words) {
     G gemm;
     // A successful initialize first: the refused one after it must leave nothing to run.
-    ASSERT_TRUE(bool(gemm.initialize(good)));
-    const Status s = gemm.initialize(a, small_workspace.get(), small_workspace.bytes());
-    EXPECT_TRUE(refused(s, c.code, {})) << c.name;
-    EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {})) << c.name << ": run() after a refusal";
+    ASSERT_TRUE(bool(gemm.initialize(good))) << name;
+    EXPECT_TRUE(refused(gemm.initialize(a, workspace, bytes), code, words)) << name;
+    EXPECT_TRUE(refused(gemm.run(), StatusCode::not_initialized, {"run() before a successful initialize()"}))
+        << name << ": run() after a refusal";
     STRATA_CUDA_CHECK(cudaDeviceSynchronize());
-    EXPECT_EQ(p.written_elements(), 0) << c.name << ": D was written";
+    EXPECT_EQ(p.written_elements(), 0) << name << ": D was written";
+  };
+  for (const BadCase& c : bad_cases()) {
+    Args a = good;
+    c.mutate(a);
+    expect_refused_writes_nothing(c.name, a, small_workspace.get(), small_workspace.bytes(), c.code, c.words);
+  }
+  // Problems that need a workspace, given too small a one, then none (while claiming enough bytes).
+  struct WorkspaceCase {
+    const char* name;
+    std::function<void(Args&)> mutate;
+    std::string what;  // how the refusal names the plan
+  };
+  const WorkspaceCase workspace_cases[] = {
+      {"serial split-K 3", [](Args& a) { a.split_k = 3; a.split_k_mode = SplitKMode::serial; },
+       "split-K over 3 splits needs"},
+      {"parallel split-K 3", [](Args& a) { a.split_k = 3; a.split_k_mode = SplitKMode::parallel; },
+       "split-K over 3 splits needs"},
+      {"Stream-K", [](Args& a) { a.schedule = Schedule::stream_k; }, "Stream-K over"},
+  };
+  for (const WorkspaceCase& c : workspace_cases) {
+    Args a = good;
+    c.mutate(a);
+    const size_t needed = G::workspace_size(a);
+    ASSERT_GT(needed, small_workspace.bytes()) << c.name;
+    expect_refused_writes_nothing(std::string(c.name) + ", 1024-byte workspace", a, small_workspace.get(),
+                                  small_workspace.bytes(), StatusCode::workspace_too_small,
+                                  {c.what, std::to_string(needed) + " bytes of workspace, got 1024"});
+    expect_refused_writes_nothing(std::string(c.name) + ", null workspace", a, nullptr, needed,
+                                  StatusCode::workspace_too_small, {c.what, std::to_string(needed) + " bytes"});
   }
   // The poison check can see a write: the valid problem overwrites all of D.
   ASSERT_TRUE(bool(p.run(good)));
