@@ -1,0 +1,49 @@
+// Strata floor 3: how a Hopper consumer warpgroup's accumulators leave it. The same functors as
+// the Ampere epilogue (LinearCombination, bias + activation, any user functor) run on each
+// accumulator in registers, and each thread stores the elements it holds: wgmma's accumulator
+// layout gives thread t of the warpgroup (warp w = t / 32, lane l) rows 16w + l/4 and 16w + l/4 + 8
+// of its 64, columns 8j + 2(l % 4) and the next one for every j < BN / 8. Elements past the
+// matrix's edges are not stored; C is read only when the functor reads it.
+#pragma once
+
+#include <cstdint>
+
+#include "sm80_epilogue.hpp"  // Sm80EpilogueArguments, store_as, to_compute
+#include "sm90_config.hpp"
+
+namespace strata {
+
+template <class Config, class TD, class Functor>
+struct Sm90Epilogue {
+  static constexpr int BN = Config::BN;
+  using Arguments = Sm80EpilogueArguments<TD, TD, Functor>;
+
+  // Writes this warpgroup's 64 × BN block at rows m0.., columns n0.. of the m × n output (D and C
+  // already at the batch); `t` is the thread within the warpgroup.
+  STRATA_DEVICE static void store(Arguments const& out, int m, int n, int m0, int n0, float const (&acc)[BN / 2],
+                                  int t) {
+    const int warp = t / 32, lane = t % 32;
+    const int row_base = m0 + 16 * warp + lane / 4;
+    const int col_base = n0 + 2 * (lane % 4);
+    const bool reads_source = out.functor.reads_source();
+    STRATA_UNROLL
+    for (int j = 0; j < BN / 8; ++j) {
+      STRATA_UNROLL
+      for (int h = 0; h < 2; ++h) {
+        const int row = row_base + 8 * h;
+        if (row >= m) continue;
+        TD* d = out.D + int64_t(row) * out.ldd;
+        TD const* c = reads_source ? out.C + int64_t(row) * out.ldc : nullptr;
+        STRATA_UNROLL
+        for (int e = 0; e < 2; ++e) {
+          const int col = col_base + 8 * j + e;
+          if (col >= n) continue;
+          const float source = reads_source ? detail::to_compute<float>(c[col]) : 0.f;
+          d[col] = detail::store_as<TD>(out.functor(acc[4 * j + 2 * h + e], source, row, col));
+        }
+      }
+    }
+  }
+};
+
+}  // namespace strata

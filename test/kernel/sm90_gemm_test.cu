@@ -1,0 +1,71 @@
+// The Hopper GEMM (TMA + wgmma, warp-specialized, persistent): bf16 and fp16 in, fp32 accumulation,
+// bf16/fp16/fp32 out, over shapes with 1, 7, 129, 1000 and 4097 in each dimension, batches, beta
+// and the tile shapes 128 × 256 and 64 × 128. Fresh random operands, D poisoned, every element
+// against a double reference; padding and batch gaps checked untouched. Runs only on compute
+// capability 9.0 (the kernel is sm_90a code).
+#include <kernel/gemm.hpp>
+#include <kernel/sm90_gemm.hpp>
+
+#include "sm80_gemm_harness.cuh"
+
+namespace {
+using namespace strata;
+using namespace strata::test;
+using BF16 = __nv_bfloat16;
+
+template <class T, int BM, int BN>
+using Config = Sm90GemmConfig<T, RowMajor, ColumnMajor, BM, BN, 64, 4>;
+
+const Shape3 kShapes[] = {{1, 1, 1},       {7, 7, 7},        {129, 257, 129}, {1000, 1000, 1000},
+                          {4097, 129, 77}, {1, 4097, 1000}, {300, 300, 4096}, {129, 1, 0}};
+
+template <class Kernel>
+void sm90_sweep(uint64_t seed, const char* what) {
+  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+  for (Shape3 s : kShapes) {
+    for (bool with_c : {false, true}) {
+      GemmProblem<Kernel> p(s, seed += 7, ProblemLayout{.batches = with_c ? 2 : 1, .pad_d = 8, .gap_d = 5, .with_c = with_c});
+      auto args = p.arguments();
+      const float alpha = with_c ? 0.75f : 1.f, beta = with_c ? -1.5f : 0.f;
+      args.epilogue = LinearCombination{{alpha, beta}};
+      const std::string label = std::string(what) + (with_c ? ", beta, 2 batches" : "");
+      const Status st = Gemm<Kernel>::can_implement(args);
+      ASSERT_TRUE(bool(st)) << label << " " << describe(s) << ": " << st.message();
+      ASSERT_TRUE(bool(p.run(args))) << label << " " << describe(s);
+      p.check([&](int i, int j, int bt, double ref) { return alpha * ref + (with_c ? beta * p.source(i, j, bt) : 0.0); },
+              label, alpha);
+    }
+  }
+}
+
+TEST(Sm90Gemm, Bf16_128x256) { sm90_sweep<Sm90GemmKernel<Config<BF16, 128, 256>, BF16, LinearCombination>>(10, "bf16 128x256"); }
+TEST(Sm90Gemm, F16InF32Out_128x128) {
+  sm90_sweep<Sm90GemmKernel<Config<__half, 128, 128>, float, LinearCombination>>(20, "f16->f32 128x128");
+}
+TEST(Sm90Gemm, Bf16_64x128) { sm90_sweep<Sm90GemmKernel<Config<BF16, 64, 128>, BF16, LinearCombination>>(30, "bf16 64x128"); }
+
+// Refusals before anything runs, in words (no GPU needed).
+TEST(Sm90Gemm, RefusesWhatTmaCannotRead) {
+  using G = Gemm<Sm90GemmKernel<Config<BF16, 128, 256>, BF16, LinearCombination>>;
+  alignas(16) static BF16 buffer[64];
+  G::Arguments a;
+  a.m = 16, a.n = 16, a.k = 16;
+  a.A = buffer, a.B = buffer, a.D = buffer;
+  a.lda = 20, a.ldb = 16, a.ldd = 16;
+  Status st = G::can_implement(a);
+  EXPECT_EQ(st.code(), StatusCode::misaligned_leading_dim) << st.message();
+  EXPECT_NE(st.message().find("lda (20) must be a multiple of 8 elements"), std::string::npos) << st.message();
+  a.lda = 16;
+  a.B = buffer + 1;
+  st = G::can_implement(a);
+  EXPECT_EQ(st.code(), StatusCode::misaligned_pointer) << st.message();
+  EXPECT_NE(st.message().find("B must be 16-byte aligned"), std::string::npos) << st.message();
+  a.B = buffer;
+  a.split_k = 2;
+  st = G::can_implement(a);
+  EXPECT_EQ(st.code(), StatusCode::unsupported) << st.message();
+  a.split_k = 1;
+  EXPECT_TRUE(bool(G::can_implement(a))) << G::can_implement(a).message();
+}
+
+}  // namespace
