@@ -29,6 +29,7 @@
 #include <type_traits>
 
 #include "arch/sm90.hpp"
+#include "arch/sm90_tma.hpp"
 #include "copy_atom.hpp"
 #include "copy_sm80.hpp"
 #include "tiled_copy.hpp"
@@ -145,7 +146,8 @@ struct CopyTraits<TmaLoad<Element, Box>> : detail::TmaCopyLayouts<Element, Box> 
   template <class Src, class Dst>
   STRATA_DEVICE void copy(Src const&, Dst const&) const {
     static_assert(sizeof(Src) == 0,
-                  "TMA load: arm the atom with the mbarrier its bytes complete on: copy(atom.with(&barrier), src, dst)");
+                  "TMA load: arm the atom with the mbarrier its bytes complete on: "
+                  "copy(atom.with(&barrier), src, dst)");
   }
 };
 
@@ -223,7 +225,8 @@ struct TmaAtom : CopyTraits<Op>, detail::CopyAtomTag {
   using Traits = CopyTraits<Op>;
   using ValueType = Value;
   using ThrID = Layout<_1>;
-  static_assert(sizeof_bits_v<Value> * Traits::BoxInfo::num_elements == decltype(size<1>(typename Traits::SrcLayout{}))::value,
+  static_assert(sizeof_bits_v<Value> * Traits::BoxInfo::num_elements ==
+                    decltype(size<1>(typename Traits::SrcLayout{}))::value,
                 "TmaAtom: the value type must be the descriptor's element type (same width)");
 
   static constexpr int num_threads = 1;

@@ -2,7 +2,7 @@
 // how a global tensor is laid out and what box of it one TMA instruction moves to or from shared
 // memory, built from Strata layouts.
 //
-//   CUtensorMap map;                                   // 64-byte aligned; a __grid_constant__ parameter
+//   CUtensorMap map;            // a __grid_constant__ kernel parameter (cuda.h gives it its alignment)
 //   auto box = composition(Swizzle<3, 3, 3>{}, Layout<Shape<_64, _64>, Stride<_64, _1>>{});
 //   Status s = make_tma_descriptor(map, A, make_layout(make_shape(m, k), make_stride(lda, _1{})), box);
 //

@@ -23,6 +23,7 @@
 
 #include "../common/gpu_test.hpp"
 #include "atom/arch/sm90.hpp"
+#include "atom/arch/sm90_tma.hpp"
 #include "atom/tma.hpp"
 
 namespace {

@@ -28,6 +28,7 @@
 
 #include "../common/gpu_test.hpp"
 #include "atom/arch/sm90.hpp"
+#include "atom/arch/sm90_tma.hpp"
 #include "atom/copy_sm90.hpp"
 #include "atom/tma.hpp"
 #include "layout/swizzle.hpp"
