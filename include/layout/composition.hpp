@@ -17,11 +17,12 @@ constexpr bool static_contiguous() {
 }
 
 // Appends the flat mode (s, d) to the flat layout (shapes, strides), merging it into the last mode
-// when that is provably contiguous with it and dropping it when its size is statically 1.
-template <class Shapes, class Strides, class S, class D>
+// when that is provably contiguous with it and dropping it when its size is statically 1 (kept
+// with `KeepUnit`: a layout's last mode says where it continues past its size, even at size 1).
+template <bool KeepUnit = false, class Shapes, class Strides, class S, class D>
 STRATA_HD auto coalesce_push(Shapes const& shapes, Strides const& strides, S const& s, D const& d) {
   constexpr int R = rank_v<Shapes>;
-  if constexpr (is_constant_v<1, S>) {
+  if constexpr (!KeepUnit && is_constant_v<1, S>) {
     return make_tuple(shapes, strides);
   } else if constexpr (R == 0) {
     return make_tuple(make_tuple(s), make_tuple(d));
@@ -46,6 +47,24 @@ STRATA_HD auto make_flat_layout(Shapes const& shapes, Strides const& strides) {
     return make_layout(shapes, strides);
   }
 }
+
+// coalesce_flat<KeepLast>(l): coalesce(l), but with KeepLast the last flat mode of l stays even at
+// static size 1 (merged only when contiguous), so result(i) == l(i) for every i >= 0, past size(l)
+// too: composition extends a layout along that mode.
+template <bool KeepLast, class S, class D>
+STRATA_HD auto coalesce_flat(Layout<S, D> const& l) {
+  auto fs = flatten_to_tuple(l.shape());
+  auto fd = flatten_to_tuple(l.stride());
+  constexpr int R = rank_v<decltype(fs)>;
+  auto acc = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return fold(make_tuple(Int<int(Is)>{}...), make_tuple(make_tuple(), make_tuple()),
+                [&](auto const& a, auto i) {
+                  constexpr int I = decltype(i)::value;
+                  return coalesce_push<KeepLast && I == R - 1>(get<0>(a), get<1>(a), get<I>(fs), get<I>(fd));
+                });
+  }(std::make_index_sequence<R>{});
+  return make_flat_layout(get<0>(acc), get<1>(acc));
+}
 }  // namespace detail
 
 // coalesce(l): result(i) == l(i) for every i < size(l); result is flat, has no mode of static size
@@ -53,16 +72,7 @@ STRATA_HD auto make_flat_layout(Shapes const& shapes, Strides const& strides) {
 // stride_{i+1}) remain unmerged. Modes whose merge depends on dynamic values stay apart.
 template <class S, class D>
 STRATA_HD auto coalesce(Layout<S, D> const& l) {
-  auto fs = flatten_to_tuple(l.shape());
-  auto fd = flatten_to_tuple(l.stride());
-  auto acc = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-    return fold(make_tuple(Int<int(Is)>{}...), make_tuple(make_tuple(), make_tuple()),
-                [&](auto const& a, auto i) {
-                  return detail::coalesce_push(get<0>(a), get<1>(a), get<decltype(i)::value>(fs),
-                                               get<decltype(i)::value>(fd));
-                });
-  }(std::make_index_sequence<rank_v<decltype(fs)>>{});
-  return detail::make_flat_layout(get<0>(acc), get<1>(acc));
+  return detail::coalesce_flat<false>(l);
 }
 
 // coalesce(l, profile): for a tuple profile, mode i of the result is coalesce(mode i of l,
@@ -139,23 +149,40 @@ STRATA_HD auto compose_walk(FS const& fs, FD const& fd, S const& s, D const& d) 
 
 template <class FS, class FD, class S, class D>
 STRATA_HD auto compose_flat(FS const& fs, FD const& fd, S const& s, D const& d) {
-  if constexpr (is_constant_v<0, D>) {
+  if constexpr (is_constant_v<1, S>) {
+    // One element, b(0) == 0 and a(0) == 0: nothing of a is walked, so no divisibility applies.
+    return Layout<Int<1>, Int<0>>{};
+  } else if constexpr (is_constant_v<0, D>) {
     return make_layout(s, d);
   } else if constexpr (DynamicInt<D>) {
-    // A run-time stride of 0 is a broadcast: walk as for stride 1 (any split of s will do) and
-    // zero every stride of the result. The strides are run-time values either way.
+    // A run-time stride of 0 is a broadcast, s:0, but a run-time value cannot choose the result's
+    // type: that of the walk (for stride 1 then), holding s in its first mode and 1 in the others
+    // (the walk's split of s need not multiply to s when s is not admissible for stride 1).
     auto walked = compose_walk(fs, fd, s, d == 0 ? D(1) : d);
+    auto ws = wrap(walked.shape());
+    auto pick = [&]<std::size_t I>(std::integral_constant<std::size_t, I>) {
+      using W = std::remove_cvref_t<decltype(get<I>(ws))>;
+      if constexpr (StaticInt<W>) {
+        return W{};  // only a walk over one mode gives a static shape, and then it is s itself
+      } else {
+        return d != 0 ? get<I>(ws) : W(I == 0 ? s : 1);
+      }
+    };
+    auto shapes = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      return make_tuple(pick(std::integral_constant<std::size_t, Is>{})...);
+    }(std::make_index_sequence<rank_v<decltype(ws)>>{});
     auto strides = transform(wrap(walked.stride()), [&](auto const& x) { return D(x) * D(d != 0); });
-    return make_flat_layout(wrap(walked.shape()), strides);
+    return make_flat_layout(shapes, strides);
   } else {
     return compose_walk(fs, fd, s, d);
   }
 }
 }  // namespace detail
 
-// composition(a, b): result(i) == a(b(i)) for every i in b's domain; result is compatible with b
-// (same shape as b, for a layout b). b may be a layout, an integer n (the layout n:1), or a tuple
-// (a tiler) whose element i is composed with mode i of a, later modes of a unchanged.
+// composition(a, b): result(i) == a(b(i)) for every i in b's domain (a extended past size(a) along
+// its last mode, flattened, as a(i) evaluates for i >= size(a)); result is compatible with b (same
+// shape as b, for a layout b). b may be a layout, an integer n (the layout n:1), or a tuple (a tiler) whose element i is
+// composed with mode i of a (extended along its own last mode), later modes of a unchanged.
 template <class SA, class DA, class B>
 STRATA_HD auto composition(Layout<SA, DA> const& a, B const& b) {
   if constexpr (PlainLayout<B>) {
@@ -166,7 +193,8 @@ STRATA_HD auto composition(Layout<SA, DA> const& a, B const& b) {
         return make_layout(composition(a, layout<Is>(b))...);
       }(std::make_index_sequence<rank_v<SB>>{});
     } else {
-      auto ca = coalesce(a);
+      // Not coalesce(a): its last mode, even of size 1, carries the stride of the extension.
+      auto ca = detail::coalesce_flat<true>(a);
       return detail::compose_flat(wrap(ca.shape()), wrap(ca.stride()), b.shape(), b.stride());
     }
   } else if constexpr (Tuple<B>) {

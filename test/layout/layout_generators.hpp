@@ -21,6 +21,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace strata_test {
@@ -95,16 +96,20 @@ std::vector<Index> flat_values(T const& t) {
 
 // ---- flat reference ----------------------------------------------------------------------------
 
-// A layout given by its leaves in colexicographic order; evaluated without the library.
+// A layout given by its leaves in colexicographic order; evaluated without the library (also in
+// constant expressions, for the static generators).
 struct FlatLayout {
   std::vector<Index> shape, stride;
 
-  Index size() const {
+  constexpr Index size() const {
     Index n = 1;
     for (Index s : shape) n *= s;
     return n;
   }
-  Index operator()(Index i) const {
+  // The layout extended past its size: the last leaf takes the whole quotient, as if its shape were
+  // infinite, so for i >= size() it goes on with the last leaf's stride (even for a last leaf of
+  // size 1). Within [0, size()) this is the layout itself.
+  constexpr Index operator()(Index i) const {
     Index r = 0;
     for (std::size_t k = 0; k < shape.size(); ++k) {
       Index c = (k + 1 == shape.size()) ? i : i % shape[k];
@@ -113,7 +118,7 @@ struct FlatLayout {
     }
     return r;
   }
-  Index max_index() const {
+  constexpr Index max_index() const {
     Index m = 0;
     for (std::size_t k = 0; k < shape.size(); ++k) m += (shape[k] - 1) * std::max<Index>(stride[k], 0);
     return m;
@@ -123,6 +128,17 @@ struct FlatLayout {
     for (Index i = 0; i < size(); ++i)
       if (!seen.insert((*this)(i)).second) return false;
     return true;
+  }
+  // Whether the leaves of stride != 0 alone are injective: the leaves of stride 0 only repeat what
+  // the others reach.
+  constexpr bool injective_but_broadcast() const {
+    FlatLayout rest;
+    for (std::size_t k = 0; k < shape.size(); ++k)
+      if (stride[k] != 0) { rest.shape.push_back(shape[k]); rest.stride.push_back(stride[k]); }
+    std::vector<Index> v;
+    for (Index i = 0; i < rest.size(); ++i) v.push_back(rest(i));
+    std::sort(v.begin(), v.end());
+    return std::adjacent_find(v.begin(), v.end()) == v.end();
   }
   std::string text() const {
     std::ostringstream os;
@@ -142,7 +158,7 @@ struct FlatLayout {
 // coalesced first, which only makes the check stricter): the stride d must be divided out of the
 // leading modes of a, each mode dividing or being divided by what is left of d, and then s must be
 // modded out the same way. The last mode of a is unbounded.
-inline bool composition_admissible_mode(std::vector<Index> const& a_shape, Index s, Index d) {
+constexpr bool composition_admissible_mode(std::vector<Index> const& a_shape, Index s, Index d) {
   if (d <= 0) return false;
   std::vector<Index> rest_shape;
   Index rd = d;
@@ -172,10 +188,12 @@ inline bool composition_admissible_mode(std::vector<Index> const& a_shape, Index
 }
 
 // Per-mode admissibility is what the algebra checks; it gives result(i) == a(b(i)) when b is
-// also injective (then the modes of b use disjoint digits of a and their sum never carries).
-inline bool composition_admissible(FlatLayout const& a, FlatLayout const& b) {
+// also injective (then the modes of b use disjoint digits of a and their sum never carries), or
+// injective but for modes of stride 0 (those add 0 to every index). Modes of size 1 or stride 0
+// compose with any a.
+constexpr bool composition_admissible(FlatLayout const& a, FlatLayout const& b) {
   for (std::size_t k = 0; k < b.shape.size(); ++k) {
-    if (b.shape[k] == 1) continue;
+    if (b.shape[k] == 1 || b.stride[k] == 0) continue;
     if (!composition_admissible_mode(a.shape, b.shape[k], b.stride[k])) return false;
   }
   return true;
@@ -223,59 +241,59 @@ inline FlatLayout reference_complement(FlatLayout const& a, Index cotarget) {
 // ---- structures --------------------------------------------------------------------------------
 
 // Each structure builds a shape (or stride) of a fixed hierarchy from its leaves, given in
-// colexicographic order. The evaluation order of the leaves is explicit (v[0], v[1], ...).
+// colexicographic order as a std::array (dynamic leaves) or a std::tuple of static integers.
 namespace structure {
 using strata::make_shape;
 struct Int1 {  // s
   static constexpr int leaves = 1;
-  template <class V> static auto build(V const& v) { return v[0]; }
+  template <class V> static auto build(V const& v) { return std::get<0>(v); }
 };
 struct Tup1 {  // (s)
   static constexpr int leaves = 1;
-  template <class V> static auto build(V const& v) { return make_shape(v[0]); }
+  template <class V> static auto build(V const& v) { return make_shape(std::get<0>(v)); }
 };
 struct Tup2 {  // (s,s)
   static constexpr int leaves = 2;
-  template <class V> static auto build(V const& v) { return make_shape(v[0], v[1]); }
+  template <class V> static auto build(V const& v) { return make_shape(std::get<0>(v), std::get<1>(v)); }
 };
 struct Tup3 {  // (s,s,s)
   static constexpr int leaves = 3;
-  template <class V> static auto build(V const& v) { return make_shape(v[0], v[1], v[2]); }
+  template <class V> static auto build(V const& v) { return make_shape(std::get<0>(v), std::get<1>(v), std::get<2>(v)); }
 };
 struct Tup4 {  // (s,s,s,s)
   static constexpr int leaves = 4;
-  template <class V> static auto build(V const& v) { return make_shape(v[0], v[1], v[2], v[3]); }
+  template <class V> static auto build(V const& v) { return make_shape(std::get<0>(v), std::get<1>(v), std::get<2>(v), std::get<3>(v)); }
 };
 struct R_2 {  // (s,(s,s))
   static constexpr int leaves = 3;
-  template <class V> static auto build(V const& v) { return make_shape(v[0], make_shape(v[1], v[2])); }
+  template <class V> static auto build(V const& v) { return make_shape(std::get<0>(v), make_shape(std::get<1>(v), std::get<2>(v))); }
 };
 struct L_2 {  // ((s,s),s)
   static constexpr int leaves = 3;
-  template <class V> static auto build(V const& v) { return make_shape(make_shape(v[0], v[1]), v[2]); }
+  template <class V> static auto build(V const& v) { return make_shape(make_shape(std::get<0>(v), std::get<1>(v)), std::get<2>(v)); }
 };
 struct LR {  // ((s,s),(s,s))
   static constexpr int leaves = 4;
   template <class V> static auto build(V const& v) {
-    return make_shape(make_shape(v[0], v[1]), make_shape(v[2], v[3]));
+    return make_shape(make_shape(std::get<0>(v), std::get<1>(v)), make_shape(std::get<2>(v), std::get<3>(v)));
   }
 };
 struct Deep3 {  // (s,(s,(s,s)))
   static constexpr int leaves = 4;
   template <class V> static auto build(V const& v) {
-    return make_shape(v[0], make_shape(v[1], make_shape(v[2], v[3])));
+    return make_shape(std::get<0>(v), make_shape(std::get<1>(v), make_shape(std::get<2>(v), std::get<3>(v))));
   }
 };
 struct Deep3L {  // ((s,(s,s)),s)
   static constexpr int leaves = 4;
   template <class V> static auto build(V const& v) {
-    return make_shape(make_shape(v[0], make_shape(v[1], v[2])), v[3]);
+    return make_shape(make_shape(std::get<0>(v), make_shape(std::get<1>(v), std::get<2>(v))), std::get<3>(v));
   }
 };
 struct Mid {  // (s,(s,s),s)
   static constexpr int leaves = 4;
   template <class V> static auto build(V const& v) {
-    return make_shape(v[0], make_shape(v[1], v[2]), v[3]);
+    return make_shape(std::get<0>(v), make_shape(std::get<1>(v), std::get<2>(v)), std::get<3>(v));
   }
 };
 }  // namespace structure
@@ -355,6 +373,15 @@ inline FlatLayout random_flat(std::mt19937& rng, int leaves, StrideKind kind, Sh
   f.shape = random_shape(rng, leaves, shape_kind, max_extent);
   f.stride = random_stride(rng, f.shape, kind, shape_kind);
   return f;
+}
+
+// Sets leaves of f to size 1, each with chance 1/4 and the last one with chance 1/2 (strides
+// kept): a layout continues past its size along its last leaf, even one of size 1.
+inline void sprinkle_unit_leaves(std::mt19937& rng, FlatLayout& f) {
+  for (std::size_t k = 0; k < f.shape.size(); ++k) {
+    int chance = k + 1 == f.shape.size() ? 2 : 4;
+    if (std::uniform_int_distribution<int>(0, chance - 1)(rng) == 0) f.shape[k] = 1;
+  }
 }
 
 // The library layout of structure S holding the leaves of f, with leaves of type T.
