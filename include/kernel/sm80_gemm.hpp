@@ -324,8 +324,8 @@ struct Sm80GemmKernel {
   static WorkPlan plan(Arguments const& a) { return WorkPlan::make(a, plan_tile(), Gpu{}); }
   static size_t workspace_size(Arguments const& a) { return plan(a).workspace_bytes(); }
 
-  // Checks the workspace against the plan and zeroes its tile counters on `stream` (every run
-  // leaves them zero again). Nothing is written on refusal.
+  // Checks the workspace against the plan and zeroes it on `stream` (every run leaves the tile
+  // counters zero again). Nothing is written on refusal.
   static Status initialize_workspace(Arguments const& a, void* workspace, size_t workspace_bytes, cudaStream_t stream) {
     const WorkPlan pl = plan(a);
     const size_t needed = pl.workspace_bytes();
@@ -338,9 +338,12 @@ struct Sm80GemmKernel {
     }
     if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % 16 != 0)
       return {StatusCode::misaligned_pointer, "the workspace must be 16-byte aligned"};
-    if (pl.counters_bytes > 0) {
-      if (cudaError_t e = cudaMemsetAsync(workspace, 0, pl.counters_bytes, stream); e != cudaSuccess)
-        return {StatusCode::cuda_error, std::string("zeroing the tile counters: ") + cudaGetErrorString(e)};
+    // Counters zeroed; the partial tiles and outputs too, so that the parts of a slot no CTA
+    // stores (rows below the matrix, padding columns), which move with the rest, read as zeros
+    // rather than as uninitialized memory (compute-sanitizer initcheck).
+    if (needed > 0) {
+      if (cudaError_t e = cudaMemsetAsync(workspace, 0, needed, stream); e != cudaSuccess)
+        return {StatusCode::cuda_error, std::string("zeroing the workspace: ") + cudaGetErrorString(e)};
     }
     return Status::success();
   }

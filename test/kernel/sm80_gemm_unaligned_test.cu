@@ -7,6 +7,7 @@
 #include <kernel/gemm.hpp>
 
 #include <string>
+#include <type_traits>
 
 #include "sm80_gemm_harness.cuh"
 
@@ -26,10 +27,12 @@ constexpr ProblemLayout kOdd{.batches = 2, .pad_a = 1, .pad_b = 3, .pad_c = 5, .
 const Shape3 kShapes[] = {{1, 1, 1}, {7, 13, 9}, {129, 257, 129}, {300, 77, 1000}, {64, 1000, 4097}};
 
 // D = alpha A·B + beta C for each shape, then serial and parallel split-K and Stream-K on one.
+// Integer outputs get integer alpha and beta, so the exact result is an integer too.
 template <class Kernel>
 void unaligned_sweep(uint64_t seed, const char* what) {
   STRATA_REQUIRE_SM(8, 0);
-  const float alpha = 0.5f, beta = -1.25f;
+  constexpr bool integer = std::is_integral_v<typename Kernel::ElementD>;
+  const float alpha = integer ? 2.f : 0.5f, beta = integer ? -3.f : -1.25f;
   auto run_case = [&](Shape3 s, const char* how, auto&& tweak) {
     GemmProblem<Kernel> p(s, seed += 11, kOdd);
     auto args = p.arguments();

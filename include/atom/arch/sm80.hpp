@@ -178,7 +178,8 @@ struct CpAsyncZfillBytes {
 // picks the widest copy that fits it, at run time: one 16-byte cp.async, two of 8 or four of 4
 // bytes, or, below 4-byte alignment (cp.async has no narrower form), element-wide loads and
 // shared stores, which complete before the thread goes on (so they need no wait, only the
-// barrier every cp.async needs too). For problems whose leading dimensions or pointers break the
+// barrier every cp.async needs too). A partial chunk takes pieces as wide as its byte count
+// allows, so nothing past `source_bytes` is read. For problems whose leading dimensions or pointers break the
 // 16-byte rule: slower, still a tensor-core GEMM.
 template <int ElementBytes>
 struct CopyChunkAnyAlignment {
@@ -186,7 +187,9 @@ struct CopyChunkAnyAlignment {
                 "CopyChunkAnyAlignment: elements must be 1, 2 or 4 bytes wide");
   static constexpr int CopyBytes = 16;
   STRATA_DEVICE static __forceinline__ void copy(const void* gmem_src, void* smem_dst, int source_bytes) {
-    const auto address = reinterpret_cast<uintptr_t>(gmem_src);
+    // The widest copy that the address allows and that reads exactly `source_bytes`: a copy
+    // instruction is not to touch bytes past them (they may lie past the end of the allocation).
+    const auto address = reinterpret_cast<uintptr_t>(gmem_src) | uintptr_t(source_bytes < 16 ? source_bytes : 0);
     auto pieces = [&](auto piece) {
       constexpr int P = decltype(piece)::value;
       STRATA_UNROLL
