@@ -319,6 +319,27 @@ STRATA_DEVICE GmmaDescriptor make_gmma_desc(Tensor<Engine, L> const& tile) {
 }
 #endif
 
+// gmma_tile_layout<X, Y>(l): the layout of the first X x Y operand tile (one wgmma's MN x K) of
+// a shared-memory layout l whose modes 0 and 1 are MN and K, with l's swizzle. By linearity every
+// other tile of l has this layout, moved: the descriptors of all tiles share their fields.
+template <int X, int Y, class L>
+STRATA_HD auto gmma_tile_layout(L const& l) {
+  auto plain = [&] {
+    if constexpr (is_composed_layout_v<L>) {
+      return l.layout_b();
+    } else {
+      return l;
+    }
+  }();
+  auto mn_k = make_layout(layout<0>(plain), layout<1>(plain));
+  auto tile = layout<0>(zipped_divide(mn_k, make_tile(Int<X>{}, Int<Y>{})));
+  if constexpr (is_composed_layout_v<L>) {
+    return make_composed_layout(l.layout_a(), _0{}, tile);
+  } else {
+    return tile;
+  }
+}
+
 // Bytes from the tile's origin to coordinate c of a shared-memory layout, unswizzled: what a
 // descriptor advances by to reach the tile that starts there (the next k-block: c = (0, AtomK)).
 template <class T, class L, class C>

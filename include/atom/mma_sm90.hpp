@@ -215,33 +215,13 @@ namespace detail {
 template <class P>
 inline constexpr bool is_plain_tiler_v = std::is_same_v<P, Underscore> || StaticInt<P>;
 
-// The layout of the first (X, Y) atom tile of a shared-memory layout (modes 0 and 1 of l are the
-// operand's MN and K), with l's swizzle: every atom tile has this layout, moved.
-template <int X, int Y, class L>
-STRATA_HD auto atom_tile_layout(L const& l) {
-  auto plain = [&] {
-    if constexpr (is_composed_layout_v<L>) {
-      return l.layout_b();
-    } else {
-      return l;
-    }
-  }();
-  auto mn_k = make_layout(layout<0>(plain), layout<1>(plain));
-  auto tile = layout<0>(zipped_divide(mn_k, make_tile(Int<X>{}, Int<Y>{})));
-  if constexpr (is_composed_layout_v<L>) {
-    return make_composed_layout(l.layout_a(), _0{}, tile);
-  } else {
-    return tile;
-  }
-}
-
 // Descriptors for every atom of one operand: `origins` is partition_X of the shared-memory
 // tensor (the atoms' first elements), `frag` the matching descriptor fragment.
 template <class T, GmmaMajor Major, int X, int Y, class Frag, class Origins, class Smem>
 STRATA_DEVICE void fill_gmma_descriptors(Frag& frag, Origins const& origins, Smem const& smem) {
   static_assert(is_smem_v<std::remove_cvref_t<decltype(smem.data())>>,
                 "make_gmma_desc_fragment: the operand must be a shared-memory tensor (make_smem_ptr)");
-  const GmmaDescriptor fields = make_gmma_desc_fields<T, Major>(atom_tile_layout<X, Y>(smem.layout()));
+  const GmmaDescriptor fields = make_gmma_desc_fields<T, Major>(gmma_tile_layout<X, Y>(smem.layout()));
   const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(raw_pointer_cast(origins.data())));
   STRATA_UNROLL
   for (int i = 0; i < int(size(frag)); ++i) {

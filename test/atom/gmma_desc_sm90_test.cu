@@ -29,7 +29,7 @@ constexpr uint32_t kAddr = 0x2400;  // a shared-memory address aligned to 1024 b
 // The descriptor of the first (MN x K) wgmma operand tile of a CTA tile laid out by `l`.
 template <class T, GmmaMajor Major, int MN, int K, class L>
 GmmaDescriptor first_tile_desc(L const& l, uint32_t addr = kAddr) {
-  return make_gmma_desc<T, Major>(detail::atom_tile_layout<MN, K>(l), addr);
+  return make_gmma_desc<T, Major>(gmma_tile_layout<MN, K>(l), addr);
 }
 
 TEST(GmmaDescriptor, FieldsEncodeAsTheIsaSays) {
@@ -152,7 +152,7 @@ TEST(GmmaDescriptor, AdvancePerKBlockAndStage) {
   // The descriptor of k-block 1 is that of k-block 0 moved by that offset.
   auto tile0 = first_tile_desc<bf16, GmmaMajor::K, 64, 16>(k_major);
   auto sub = make_tensor(make_smem_ptr(static_cast<bf16*>(nullptr)), k_major)(Underscore{}, Underscore{}, 0);
-  EXPECT_EQ((make_gmma_desc<bf16, GmmaMajor::K>(detail::atom_tile_layout<64, 16>(sub.layout()), kAddr)), tile0);
+  EXPECT_EQ((make_gmma_desc<bf16, GmmaMajor::K>(gmma_tile_layout<64, 16>(sub.layout()), kAddr)), tile0);
   EXPECT_EQ((tile0 + gmma_offset_bytes<bf16>(k_major, make_coord(0, 16, 0))).start_address(), kAddr + 32);
 }
 
@@ -171,7 +171,7 @@ TEST(GmmaDescriptor, RefusesWhatNoDescriptorDescribes) {
   EXPECT_EQ((status_of<GmmaMajor::K, bf16>(composition(Swizzle<1, 3, 3>{}, Layout<Shape<_64, _16>, Stride<_16, _1>>{}))),
             GmmaLayoutStatus::ok);
   // A K-major layout read as MN-major.
-  auto k_major = detail::atom_tile_layout<64, 16>(
+  auto k_major = gmma_tile_layout<64, 16>(
       make_gmma_smem_layout<bf16, GmmaMajor::K, GmmaSwizzle::sw128>(Shape<_64, _64>{}));
   EXPECT_EQ((status_of<GmmaMajor::MN, bf16>(k_major)), GmmaLayoutStatus::not_canonical);
   // The 16-bit 128B swizzle on 8-bit data: chunks of 8 bytes.
