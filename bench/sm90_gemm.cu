@@ -1,0 +1,124 @@
+// Strata's Hopper GEMM (TMA + wgmma, warp-specialized, persistent) against cuBLAS, in the same
+// process on the same buffers: random data, several input sets rotated so L2 does not flatter,
+// CUDA events, median of many runs; each strata output checked against cuBLAS's before it is
+// timed (a wrong one fails the bench). Per shape: TFLOP/s of both and their ratio.
+//
+//   sm90_gemm [--benchmark_filter=<regex>]     e.g. --benchmark_filter='bf16/square/8192'
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <kernel/gemm.hpp>
+#include <kernel/sm90_gemm.hpp>
+
+#include "gemm_bench.cuh"
+#include "strata_runner.cuh"
+
+namespace {
+using namespace strata;
+using namespace strata::bench;
+
+bool g_wrong_results = false;
+
+template <class T>
+using Kernel128x256 = Sm90GemmKernel<Sm90GemmConfig<T, RowMajor, ColumnMajor, 128, 256, 64, 4>, T, LinearCombination>;
+
+template <class T>
+const char* type_name() {
+  return std::is_same_v<T, __nv_bfloat16> ? "bf16" : "f16";
+}
+
+template <class T>
+void bench_gemm(benchmark::State& state, int m, int n, int k) {
+  using G = Gemm<Kernel128x256<T>>;
+  const int64_t per_set = (int64_t(m) * k + int64_t(k) * n) * sizeof(T);
+  const int sets = input_sets_for(per_set);
+  std::vector<std::unique_ptr<DeviceArray<T>>> as, bs;
+  std::vector<T*> a, b;
+  for (int s = 0; s < sets; ++s) {
+    as.push_back(std::make_unique<DeviceArray<T>>(int64_t(m) * k));
+    bs.push_back(std::make_unique<DeviceArray<T>>(int64_t(k) * n));
+    fill_random(as.back()->ptr, int64_t(m) * k, 100 + 2 * s);
+    fill_random(bs.back()->ptr, int64_t(k) * n, 101 + 2 * s);
+    a.push_back(as.back()->ptr);
+    b.push_back(bs.back()->ptr);
+  }
+  DeviceArray<T> d(int64_t(m) * n), d_ref(int64_t(m) * n);
+  cublasHandle_t handle;
+  check(cublasCreate(&handle), "cublasCreate");
+  auto cublas = [&](int i) {
+    cublas_gemm(handle, m, n, k, a[size_t(i) % a.size()], true, k, b[size_t(i) % b.size()], false, k, d_ref.ptr, n);
+  };
+  StrataRunner<G, T, T> runner;
+  std::string why;
+  if (!runner.prepare(m, n, k, a, b, d.ptr, why)) {
+    cublasDestroy(handle);
+    state.SkipWithError(("strata refused: " + why).c_str());
+    return;
+  }
+  for (int set : {0, sets - 1}) {
+    check(cudaMemset(d.ptr, 0xFF, size_t(m) * n * sizeof(T)), "poison D");
+    runner.launch(set);
+    cublas(set);
+    check(cudaDeviceSynchronize(), "strata and cuBLAS outputs");
+    const double rel_tol = std::is_same_v<T, __nv_bfloat16> ? 1.0 / 128 : 1.0 / 1024;
+    const OutputComparison c = compare_outputs(d.ptr, d_ref.ptr, int64_t(m) * n, rel_tol, 1e-2);
+    if (c.relative_error > 1e-2 || c.far_elements > 0) {
+      g_wrong_results = true;
+      cublasDestroy(handle);
+      state.SkipWithError(("differs from cuBLAS: relative error " + std::to_string(c.relative_error) + ", " +
+                           std::to_string(c.far_elements) + " elements off")
+                              .c_str());
+      return;
+    }
+  }
+  const double strata_ms = median_ms([&](int i) { runner.launch(i); });
+  const double cublas_ms = median_ms(cublas);
+  cublasDestroy(handle);
+  for (auto _ : state) state.SetIterationTime(strata_ms / 1e3);
+  const double flops = 2.0 * m * n * k;
+  state.counters["strata_TFLOPs"] = flops / strata_ms / 1e9;
+  state.counters["cublas_TFLOPs"] = flops / cublas_ms / 1e9;
+  state.counters["ratio"] = cublas_ms / strata_ms;
+}
+
+template <class T>
+void register_type() {
+  const std::string t = type_name<T>();
+  for (int s : {1024, 2048, 4096, 8192, 16384}) {
+    benchmark::RegisterBenchmark((t + "/square/" + std::to_string(s)).c_str(), bench_gemm<T>, s, s, s)
+        ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+  }
+  const std::pair<int, int> nk[] = {{4096, 4096}, {14336, 4096}, {4096, 14336}, {8192, 8192}};
+  for (int m : {4096, 16384}) {
+    for (auto [n, k] : nk) {
+      benchmark::RegisterBenchmark(
+          (t + "/llm/m" + std::to_string(m) + "_n" + std::to_string(n) + "_k" + std::to_string(k)).c_str(),
+          bench_gemm<T>, m, n, k)
+          ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+    }
+  }
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  int devices = 0, major = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0 ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) != cudaSuccess || major != 9) {
+    std::printf("sm90_gemm: no compute capability 9.0 GPU present, nothing to measure\n");
+    return 77;
+  }
+  register_type<__nv_bfloat16>();
+  register_type<__half>();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  if (g_wrong_results) {
+    std::printf("sm90_gemm: FAILED: a strata output differed from cuBLAS's (see the errors above)\n");
+    return 1;
+  }
+  return 0;
+}
