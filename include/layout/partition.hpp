@@ -15,7 +15,7 @@
 //   local_partition(t, thr, i, proj)    the same with the thread layout projected
 #pragma once
 
-#include "tensor.hpp"
+#include "tensor_base.hpp"
 
 namespace strata {
 

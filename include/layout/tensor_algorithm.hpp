@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "tensor.hpp"
+#include "tensor_base.hpp"
 
 namespace strata {
 
