@@ -85,12 +85,18 @@ STRATA_DEVICE void splitk_reduce_quad(P const* partials, int64_t partials_ld, in
   using Quad = std::conditional_t<std::is_integral_v<P>, int4, float4>;
   P sum[4] = {0, 0, 0, 0};
   P const* src = partials + int64_t(row) * partials_ld + col;
-  for (int s = 0; s < splits; ++s) {
-    const Quad q = __ldcg(reinterpret_cast<Quad const*>(src + s * split_stride));
-    sum[0] += q.x;
-    sum[1] += q.y;
-    sum[2] += q.z;
-    sum[3] += q.w;
+  if (col + 4 <= n) {
+    for (int s = 0; s < splits; ++s) {
+      const Quad q = __ldcg(reinterpret_cast<Quad const*>(src + s * split_stride));
+      sum[0] += q.x;
+      sum[1] += q.y;
+      sum[2] += q.z;
+      sum[3] += q.w;
+    }
+  } else {  // the row's last quad: its padding columns were never written, so they are not read
+    for (int s = 0; s < splits; ++s) {
+      for (int e = 0; e < n - col; ++e) sum[e] += __ldcg(src + s * split_stride + e);
+    }
   }
   TD* d_row = d + int64_t(row) * out.ldd;
   TD const* c_row = c ? c + int64_t(row) * out.ldc : nullptr;
@@ -338,12 +344,14 @@ struct Sm80GemmKernel {
     }
     if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % 16 != 0)
       return {StatusCode::misaligned_pointer, "the workspace must be 16-byte aligned"};
-    // Counters zeroed; the partial tiles and outputs too, so that the parts of a slot no CTA
-    // stores (rows below the matrix, padding columns), which move with the rest, read as zeros
-    // rather than as uninitialized memory (compute-sanitizer initcheck).
-    if (needed > 0) {
-      if (cudaError_t e = cudaMemsetAsync(workspace, 0, needed, stream); e != cudaSuccess)
-        return {StatusCode::cuda_error, std::string("zeroing the workspace: ") + cudaGetErrorString(e)};
+    // Counters zeroed, and the partial tiles after them too, so that the parts of a slot no CTA
+    // stores (rows below the matrix), which move with the rest, read as zeros rather than as
+    // uninitialized memory (compute-sanitizer initcheck). Parallel split-K's partial outputs
+    // need nothing: each is written before it is read.
+    if (const size_t bytes = pl.counters_bytes + pl.slots_bytes; bytes > 0) {
+      if (cudaError_t e = cudaMemsetAsync(workspace, 0, bytes, stream); e != cudaSuccess)
+        return {StatusCode::cuda_error, std::string("zeroing the tile counters and partial tiles: ") +
+                                            cudaGetErrorString(e)};
     }
     return Status::success();
   }
