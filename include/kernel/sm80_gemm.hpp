@@ -339,8 +339,10 @@ struct Sm80GemmKernel {
       const std::string what = pl.runs_stream_k
                                    ? std::string("Stream-K over ") + std::to_string(pl.stream_k.ctas) + " CTAs"
                                    : "split-K over " + std::to_string(pl.splits) + " splits";
-      return {StatusCode::workspace_too_small, what + " needs " + std::to_string(needed) +
-                                                   " bytes of workspace, got " + std::to_string(workspace_bytes)};
+      const std::string got = workspace == nullptr && workspace_bytes > 0 ? "a null pointer (claiming " +
+                                                                                 std::to_string(workspace_bytes) + " bytes)"
+                                                                           : std::to_string(workspace_bytes);
+      return {StatusCode::workspace_too_small, what + " needs " + std::to_string(needed) + " bytes of workspace, got " + got};
     }
     if (needed > 0 && reinterpret_cast<uintptr_t>(workspace) % 16 != 0)
       return {StatusCode::misaligned_pointer, "the workspace must be 16-byte aligned"};
