@@ -3,7 +3,8 @@
 // accumulator in registers, and each thread stores the elements it holds: wgmma's accumulator
 // layout gives thread t of the warpgroup (warp w = t / 32, lane l) rows 16w + l/4 and 16w + l/4 + 8
 // of its 64, columns 8j + 2(l % 4) and the next one for every j < BN / 8. Elements past the
-// matrix's edges are not stored; C is read only when the functor reads it.
+// matrix's edges are not stored; C is read only when the functor reads it. The two adjacent
+// columns of a thread go out as one store where they are aligned for it.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,10 @@ template <class Config, class TD, class Functor>
 struct Sm90Epilogue {
   static constexpr int BN = Config::BN;
   using Arguments = Sm80EpilogueArguments<TD, TD, Functor>;
+  // A thread's two adjacent columns, stored together where D's row keeps them aligned.
+  struct alignas(2 * sizeof(TD)) Pair {
+    TD v[2];
+  };
 
   // Writes this warpgroup's 64 × BN block at rows m0.., columns n0.. of the m × n output (D and C
   // already at the batch); `t` is the thread within the warpgroup.
@@ -34,12 +39,16 @@ struct Sm90Epilogue {
         if (row >= m) continue;
         TD* d = out.D + int64_t(row) * out.ldd;
         TD const* c = reads_source ? out.C + int64_t(row) * out.ldc : nullptr;
-        STRATA_UNROLL
-        for (int e = 0; e < 2; ++e) {
-          const int col = col_base + 8 * j + e;
-          if (col >= n) continue;
-          const float source = reads_source ? detail::to_compute<float>(c[col]) : 0.f;
-          d[col] = detail::store_as<TD>(out.functor(acc[4 * j + 2 * h + e], source, row, col));
+        const int col = col_base + 8 * j;
+        auto value = [&](int e) {
+          const float source = reads_source ? detail::to_compute<float>(c[col + e]) : 0.f;
+          return detail::store_as<TD>(out.functor(acc[4 * j + 2 * h + e], source, row, col + e));
+        };
+        if (col + 1 < n && reinterpret_cast<uintptr_t>(d + col) % sizeof(Pair) == 0) {
+          *reinterpret_cast<Pair*>(d + col) = Pair{{value(0), value(1)}};  // one store for the pair
+        } else {
+          if (col < n) d[col] = value(0);
+          if (col + 1 < n) d[col + 1] = value(1);
         }
       }
     }
