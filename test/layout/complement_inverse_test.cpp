@@ -1,4 +1,5 @@
-// complement, right_inverse, left_inverse: documentation examples and generated properties.
+// complement, right_inverse, left_inverse: documentation examples, generated properties, and
+// complement compared with the independent reference of layout_generators.hpp.
 #include "layout_generators.hpp"
 
 using namespace strata;
@@ -36,9 +37,8 @@ TEST(Complement, StrideZeroAndSizeOneModesAreIgnored) {
   EXPECT_TRUE(same_function(complement(make_layout(4, 0), 8), Layout<_8, _1>{}));
 }
 
-// Known bug: with static strides, complement of a layout that filters to nothing (all modes of
-// stride 0 or size 1) divides by a static 0 in ceil_div and does not compile. Compiled only with
-// -DSTRATA_TEST_KNOWN_COMPILE_BUGS so the rest of the suite builds; fails visibly meanwhile.
+// With static strides, a layout that filters to nothing (all modes of stride 0 or size 1): the
+// complement is the whole cotarget.
 TEST(Complement, StaticAllBroadcast) {
   EXPECT_EQ(str(complement(Layout<_4, _0>{}, _8{})), "_8:_1");
   EXPECT_EQ(str(complement(Layout<_1, _0>{}, _8{})), "_8:_1");
@@ -102,6 +102,115 @@ TEST(Complement, PropertiesOnGeneratedLayouts) {
     }
   });
   EXPECT_GT(count, 1000);
+}
+
+// ---- complement against the reference ----------------------------------------------------------
+
+// complement(a, c) and complement(a) equal strata_test::reference_complement as functions: the same
+// size, and the same index at every i in [0, size). Their shapes may differ: the library pads
+// run-time results with 1:0 modes and drops a last mode of size 1, the reference keeps it.
+template <class C>
+::testing::AssertionResult same_as_reference(C const& c, FlatLayout const& ref) {
+  if (Index(size(c)) != ref.size())
+    return ::testing::AssertionFailure() << str(c) << " has size " << Index(size(c)) << ", the reference "
+                                         << ref.text() << " " << ref.size();
+  for (Index i = 0; i < ref.size(); ++i)
+    if (Index(c(int(i))) != ref(i))
+      return ::testing::AssertionFailure() << str(c) << " and the reference " << ref.text() << " differ at " << i
+                                           << ": " << Index(c(int(i))) << " vs " << ref(i);
+  return ::testing::AssertionSuccess();
+}
+
+TEST(Complement, EqualsTheReferenceOnGeneratedLayouts) {
+  int count = 0;
+  for (auto shape_kind : {strata_test::ShapeKind::Any, strata_test::ShapeKind::PowerOfTwo}) {
+    strata_test::for_random_layouts(303, 60, shape_kind, [&](auto a, FlatLayout const& fa) {
+      Index span = 0;
+      if (!strata_test::complement_tractable(fa, &span) || span > 4096) return;
+      Index cosize_a = fa.max_index() + 1;
+      EXPECT_TRUE(same_as_reference(complement(a), strata_test::reference_complement(fa, cosize_a)))
+          << fa.text() << " without a bound";
+      for (Index cotarget : {Index(1), cosize_a, span, 2 * span, span + 5, 3 * span - 1}) {
+        EXPECT_TRUE(same_as_reference(complement(a, int(cotarget)), strata_test::reference_complement(fa, cotarget)))
+            << fa.text() << " cotarget " << cotarget;
+        ++count;
+      }
+    });
+  }
+  EXPECT_GT(count, 2000);
+}
+
+// The same comparison with static leaves (complement then sorts the modes at compile time), and
+// with a static as well as a run-time cotarget. Layouts are drawn in a constant expression: leaves
+// in a random order, each starting where the ones before it end times a gap of 1, 2 or 3, some of
+// size 1 or stride 0, so every draw is tractable.
+namespace static_complements {
+struct Drawn {
+  int structure = 0;
+  std::array<int, 4> s{}, d{};
+  int cotarget = 1;
+};
+
+constexpr Drawn draw(int i) {
+  strata_test::Lcg rng{std::uint64_t(i) * 0x2545F4914F6CDD1Dull + 3};
+  constexpr int shapes[] = {1, 2, 3, 4, 8};
+  Drawn p;
+  p.structure = rng(int(std::tuple_size_v<strata_test::AllStructures>));
+  int n = strata_test::leaves_of<strata_test::AllStructures>(p.structure);
+  std::array<int, 4> order{0, 1, 2, 3};
+  for (int k = n - 1; k > 0; --k) std::swap(order[std::size_t(k)], order[std::size_t(rng(k + 1))]);
+  for (int k = 0; k < n; ++k) p.s[std::size_t(k)] = shapes[rng(5)];
+  int end = 1;
+  for (int k = 0; k < n; ++k) {
+    std::size_t leaf = std::size_t(order[std::size_t(k)]);
+    end *= 1 + rng(3);
+    p.d[leaf] = end;
+    end *= p.s[leaf];
+  }
+  for (int k = 0; k < n; ++k)
+    if (rng(4) == 0) p.d[std::size_t(k)] = 0;
+  FlatLayout f = strata_test::flat_of(p.s, p.d, n);
+  Index span = 0;
+  strata_test::complement_tractable(f, &span);
+  Index cosize = f.max_index() + 1;
+  Index choices[] = {1, cosize, span, 2 * span, span + 3, 3 * span - 1};
+  p.cotarget = int(choices[rng(6)]);
+  return p;
+}
+
+inline constexpr int kLayouts = 120;
+inline constexpr auto kDrawn = [] {
+  std::array<Drawn, kLayouts> drawn{};
+  for (int i = 0; i < kLayouts; ++i) drawn[std::size_t(i)] = draw(i);
+  return drawn;
+}();
+static_assert([] {
+  for (auto const& p : kDrawn) {
+    int n = strata_test::leaves_of<strata_test::AllStructures>(p.structure);
+    if (!strata_test::complement_tractable(strata_test::flat_of(p.s, p.d, n))) return false;
+  }
+  return true;
+}(), "every drawn layout is tractable");
+
+template <int I>
+void expect_reference() {
+  constexpr Drawn p = kDrawn[I];
+  using S = std::tuple_element_t<std::size_t(p.structure), strata_test::AllStructures>;
+  auto a = make_layout(strata_test::static_leaves<S, p.s>(), strata_test::static_leaves<S, p.d>());
+  FlatLayout fa = strata_test::flat_of(p.s, p.d, S::leaves);
+  auto ref = strata_test::reference_complement(fa, p.cotarget);
+  static_assert(is_static_v<decltype(complement(a, Int<p.cotarget>{}))>);
+  EXPECT_TRUE(same_as_reference(complement(a, Int<p.cotarget>{}), ref)) << fa.text() << " cotarget " << p.cotarget;
+  EXPECT_TRUE(same_as_reference(complement(a, p.cotarget), ref)) << fa.text() << " run-time cotarget " << p.cotarget;
+  EXPECT_TRUE(same_as_reference(complement(a), strata_test::reference_complement(fa, fa.max_index() + 1)))
+      << fa.text() << " without a bound";
+}
+}  // namespace static_complements
+
+TEST(Complement, StaticEqualsTheReferenceOnGeneratedLayouts) {
+  [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    (static_complements::expect_reference<int(Is)>(), ...);
+  }(std::make_index_sequence<static_complements::kLayouts>{});
 }
 
 TEST(Complement, BroadcastModesDoNotChangeTheResult) {

@@ -144,43 +144,21 @@ TEST(CompositionExtension, AnyShapeGeneratedPairs) {
 // only when admissible, so a generated pair never trips a static_assert of the algebra.
 namespace static_pairs {
 using namespace strata_test::structure;
-using AStructures = std::tuple<Int1, Tup1, Tup2, Tup3, Tup4, R_2, L_2, LR, Deep3, Deep3L, Mid>;
+using strata_test::flat_of;
+using strata_test::leaves_of;
+using strata_test::static_leaves;
+using AStructures = strata_test::AllStructures;
 using BStructures = std::tuple<Int1, Tup2, R_2>;
-
-template <class Structures>
-constexpr int leaves_of(int i) {
-  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-    constexpr int leaves[] = {std::tuple_element_t<Is, Structures>::leaves...};
-    return leaves[i];
-  }(std::make_index_sequence<std::tuple_size_v<Structures>>{});
-}
 
 struct Pair {
   int a_structure = 0, b_structure = 0;
   std::array<int, 4> as{}, ad{}, bs{}, bd{};
 };
 
-constexpr FlatLayout flat(std::array<int, 4> const& s, std::array<int, 4> const& d, int leaves) {
-  FlatLayout f;
-  for (int k = 0; k < leaves; ++k) {
-    f.shape.push_back(s[std::size_t(k)]);
-    f.stride.push_back(d[std::size_t(k)]);
-  }
-  return f;
-}
-
-struct Lcg {
-  std::uint64_t x;
-  constexpr int operator()(int n) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    return int((x >> 33) % std::uint64_t(n));
-  }
-};
-
 // Pair i: a with size-1 leaves (the last one in half the draws) and stride-0 leaves; b reaching past
 // size(a) for every even i.
 constexpr Pair draw(int i) {
-  Lcg rng{std::uint64_t(i) * 0x9E3779B97F4A7C15ull + 17};
+  strata_test::Lcg rng{std::uint64_t(i) * 0x9E3779B97F4A7C15ull + 17};
   constexpr int a_shapes[] = {2, 2, 4, 4, 8, 3, 6};
   constexpr int a_strides[] = {0, 1, 2, 4, 8, 16, 32, 3};
   constexpr int b_shapes[] = {1, 2, 2, 3, 4};
@@ -197,13 +175,13 @@ constexpr Pair draw(int i) {
       p.ad[std::size_t(k)] = rng(3) == 0 ? compact : a_strides[rng(8)];
       compact *= p.as[std::size_t(k)];
     }
-    FlatLayout fa = flat(p.as, p.ad, na);
+    FlatLayout fa = flat_of(p.as, p.ad, na);
     int period = int(fa.size() / fa.shape.back());
     for (int k = 0; k < nb; ++k) {
       p.bs[std::size_t(k)] = b_shapes[rng(5)];
       p.bd[std::size_t(k)] = rng(3) == 0 ? period * (1 + rng(2)) : b_strides[rng(7)];
     }
-    FlatLayout fb = flat(p.bs, p.bd, nb);
+    FlatLayout fb = flat_of(p.bs, p.bd, nb);
     if (!fb.injective_but_broadcast() || !strata_test::composition_admissible(fa, fb)) continue;
     if (i % 2 == 0 && fb.max_index() < fa.size()) continue;
     return p;
@@ -217,12 +195,6 @@ inline constexpr auto kDrawn = [] {
   return pairs;
 }();
 
-template <class S, std::array<int, 4> V>
-auto static_leaves() {
-  return [&]<std::size_t... Ks>(std::index_sequence<Ks...>) { return S::build(std::tuple<Int<V[Ks]>...>{}); }(
-      std::make_index_sequence<S::leaves>{});
-}
-
 template <int I>
 ::testing::AssertionResult check() {
   constexpr Pair p = kDrawn[I];
@@ -231,7 +203,7 @@ template <int I>
   auto a = make_layout(static_leaves<SA, p.as>(), static_leaves<SA, p.ad>());
   auto b = make_layout(static_leaves<SB, p.bs>(), static_leaves<SB, p.bd>());
   static_assert(is_static_v<decltype(composition(a, b))>);
-  return composes_extended(a, b, flat(p.as, p.ad, SA::leaves), flat(p.bs, p.bd, SB::leaves));
+  return composes_extended(a, b, flat_of(p.as, p.ad, SA::leaves), flat_of(p.bs, p.bd, SB::leaves));
 }
 
 template <int I>
@@ -246,9 +218,9 @@ TEST(CompositionExtension, StaticGeneratedPairs) {
     (static_pairs::expect_composes<int(Is)>(), ...);
   }(std::make_index_sequence<static_pairs::kPairs>{});
   for (auto const& p : static_pairs::kDrawn) {
-    int na = static_pairs::leaves_of<static_pairs::AStructures>(p.a_structure);
-    int nb = static_pairs::leaves_of<static_pairs::BStructures>(p.b_structure);
-    FlatLayout fa = static_pairs::flat(p.as, p.ad, na), fb = static_pairs::flat(p.bs, p.bd, nb);
+    int na = strata_test::leaves_of<static_pairs::AStructures>(p.a_structure);
+    int nb = strata_test::leaves_of<static_pairs::BStructures>(p.b_structure);
+    FlatLayout fa = strata_test::flat_of(p.as, p.ad, na), fb = strata_test::flat_of(p.bs, p.bd, nb);
     past += fb.max_index() >= fa.size();
     unit_last += fa.shape.back() == 1;
   }

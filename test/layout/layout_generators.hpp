@@ -202,7 +202,7 @@ constexpr bool composition_admissible(FlatLayout const& a, FlatLayout const& b) 
 // "Tractable" for complement: after dropping size-1 and stride-0 leaves and sorting by stride,
 // every stride is a multiple of the previous leaf's shape*stride. Then (a, complement(a, c)) for
 // c a multiple of the last shape*stride is a bijection onto [0, c).
-inline bool complement_tractable(FlatLayout const& a, Index* span = nullptr) {
+constexpr bool complement_tractable(FlatLayout const& a, Index* span = nullptr) {
   std::vector<std::pair<Index, Index>> modes;  // (stride, shape)
   for (std::size_t k = 0; k < a.shape.size(); ++k)
     if (a.shape[k] != 1 && a.stride[k] != 0) modes.push_back({a.stride[k], a.shape[k]});
@@ -219,7 +219,7 @@ inline bool complement_tractable(FlatLayout const& a, Index* span = nullptr) {
 // CuTe's complement of a tractable layout, computed independently: the gaps between the sorted
 // modes, then the repetition up to cotarget; size-1 modes dropped. The last mode is the
 // repetition, so a later composition may run past it (CuTe's unbounded last mode).
-inline FlatLayout reference_complement(FlatLayout const& a, Index cotarget) {
+constexpr FlatLayout reference_complement(FlatLayout const& a, Index cotarget) {
   std::vector<std::pair<Index, Index>> modes;  // (stride, shape)
   for (std::size_t k = 0; k < a.shape.size(); ++k)
     if (a.shape[k] != 1 && a.stride[k] != 0) modes.push_back({a.stride[k], a.shape[k]});
@@ -407,6 +407,48 @@ void for_random_layouts(unsigned seed, int per_structure, ShapeKind shape_kind, 
       f(to_layout<S>(flat), flat);
     }
   });
+}
+
+// ---- static layouts ----------------------------------------------------------------------------
+
+// Static generators draw their layouts in a constant expression and build the types from them.
+using AllStructures = std::tuple<structure::Int1, structure::Tup1, structure::Tup2, structure::Tup3,
+                                 structure::Tup4, structure::R_2, structure::L_2, structure::LR,
+                                 structure::Deep3, structure::Deep3L, structure::Mid>;
+
+// The number of leaves of structure i of the type list Structures.
+template <class Structures>
+constexpr int leaves_of(int i) {
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    constexpr int leaves[] = {std::tuple_element_t<Is, Structures>::leaves...};
+    return leaves[i];
+  }(std::make_index_sequence<std::tuple_size_v<Structures>>{});
+}
+
+// A linear congruential generator usable in constant expressions: r(n) is in [0, n).
+struct Lcg {
+  std::uint64_t x;
+  constexpr int operator()(int n) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return int((x >> 33) % std::uint64_t(n));
+  }
+};
+
+// The first `leaves` entries of s and d as a FlatLayout.
+constexpr FlatLayout flat_of(std::array<int, 4> const& s, std::array<int, 4> const& d, int leaves) {
+  FlatLayout f;
+  for (int k = 0; k < leaves; ++k) {
+    f.shape.push_back(s[std::size_t(k)]);
+    f.stride.push_back(d[std::size_t(k)]);
+  }
+  return f;
+}
+
+// The IntTuple of structure S whose leaves are the static integers V[0], V[1], ...
+template <class S, std::array<int, 4> V>
+auto static_leaves() {
+  return [&]<std::size_t... Ks>(std::index_sequence<Ks...>) { return S::build(std::tuple<strata::Int<V[Ks]>...>{}); }(
+      std::make_index_sequence<S::leaves>{});
 }
 
 }  // namespace strata_test
