@@ -50,6 +50,20 @@ struct Coords {
 // Kernels
 // ------------------------------------------------------------------------------------------------
 
+// The shared box: dynamic shared memory whose start is rounded up (as a .shared::cta address, which
+// is what TMA sees) to 1024 bytes, the 128-byte swizzle's repeat; launches ask for the box's bytes
+// plus kSmemAlignSlack. Static `__shared__ alignas(1024)` arrays are not relied on: only the
+// variable's offset in the static segment is aligned, not necessarily the address TMA receives.
+constexpr int kSmemAlign = 1024;
+constexpr int kSmemAlignSlack = kSmemAlign;
+constexpr size_t kBoxSmemBytes = size_t(kMaxBoxBytes) + kSmemAlignSlack;
+
+__device__ unsigned char* aligned_box_smem() {
+  extern __shared__ unsigned char tma_test_dynamic_smem[];
+  const uint32_t raw = uint32_t(__cvta_generic_to_shared(tma_test_dynamic_smem));
+  return tma_test_dynamic_smem + (uint32_t(kSmemAlign) - raw % uint32_t(kSmemAlign)) % uint32_t(kSmemAlign);
+}
+
 template <int Rank>
 __device__ void issue_load(const CUtensorMap* map, uint64_t* bar, void* dst, Coords const& o) {
   [&]<int... Ds>(std::integer_sequence<int, Ds...>) { arch::tma_load(map, bar, dst, o.c[Ds]...); }(
@@ -66,7 +80,7 @@ __device__ void issue_store(const CUtensorMap* map, const void* src, Coords cons
 template <int Rank>
 __global__ void tma_load_kernel(const __grid_constant__ CUtensorMap map, Coords origin, int box_bytes,
                                 unsigned char* out) {
-  __shared__ alignas(1024) unsigned char box[kMaxBoxBytes];
+  unsigned char* box = aligned_box_smem();  // kMaxBoxBytes
   __shared__ uint64_t bar;
   for (int i = threadIdx.x; i < box_bytes; i += blockDim.x) box[i] = kPoison;
   if (threadIdx.x == 0) {
@@ -90,7 +104,8 @@ __global__ void tma_load_kernel(const __grid_constant__ CUtensorMap map, Coords 
 template <class T, class Box>
 __global__ void tma_atom_load_kernel(const __grid_constant__ CUtensorMap map, int o0, int o1, T* out) {
   constexpr int n = int(TmaBox<T, Box>::num_elements);
-  __shared__ alignas(1024) T box_mem[n];
+  static_assert(n * sizeof(T) <= kMaxBoxBytes);
+  T* box_mem = reinterpret_cast<T*>(aligned_box_smem());  // n elements
   __shared__ uint64_t bar;
   auto* bytes = reinterpret_cast<unsigned char*>(box_mem);
   for (int i = threadIdx.x; i < n * int(sizeof(T)); i += blockDim.x) bytes[i] = kPoison;
@@ -119,7 +134,7 @@ __global__ void tma_atom_load_kernel(const __grid_constant__ CUtensorMap map, in
 template <int Rank>
 __global__ void tma_store_kernel(const __grid_constant__ CUtensorMap map, Coords first, Coords second,
                                  const unsigned char* image1, const unsigned char* image2, int box_bytes) {
-  __shared__ alignas(1024) unsigned char box[kMaxBoxBytes];
+  unsigned char* box = aligned_box_smem();  // kMaxBoxBytes
   for (int i = threadIdx.x; i < box_bytes; i += blockDim.x) box[i] = image1[i];
   arch::fence_proxy_async_shared();  // the threads' writes before TMA reads them
   __syncthreads();
@@ -143,7 +158,8 @@ __global__ void tma_store_kernel(const __grid_constant__ CUtensorMap map, Coords
 template <class T, class Box>
 __global__ void tma_atom_store_kernel(const __grid_constant__ CUtensorMap map, int o0, int o1, const T* image) {
   constexpr int n = int(TmaBox<T, Box>::num_elements);
-  __shared__ alignas(1024) T box_mem[n];
+  static_assert(n * sizeof(T) <= kMaxBoxBytes);
+  T* box_mem = reinterpret_cast<T*>(aligned_box_smem());  // n elements
   for (int i = threadIdx.x; i < n; i += blockDim.x) box_mem[i] = image[i];
   arch::fence_proxy_async_shared();
   __syncthreads();
@@ -249,7 +265,7 @@ void check_loads(GlobalTensor<T, R> const& g, Box const& box,
   for (auto const& origin : origins) {
     SCOPED_TRACE("box origin " + origin_text<R>(origin));
     d_out.fill_bytes(0);
-    tma_load_kernel<R><<<1, 128>>>(map, tma_coords<R, B>(origin), int(n * sizeof(T)), d_out.get());
+    tma_load_kernel<R><<<1, 128, kBoxSmemBytes>>>(map, tma_coords<R, B>(origin), int(n * sizeof(T)), d_out.get());
     STRATA_CUDA_CHECK(cudaGetLastError());
     STRATA_CUDA_CHECK(cudaDeviceSynchronize());
     const auto raw = d_out.download();
@@ -279,7 +295,9 @@ template <class T, int R, class Box>
 void check_stores(std::array<long long, R> dims, std::array<long long, R> strides, Box const& box,
                   std::array<long long, R> const& first, std::array<long long, R> const& second, uint32_t seed) {
   using B = TmaBox<T, Box>;
+  static_assert(B::rank == R);
   constexpr long long n = B::num_elements;
+  static_assert(n * sizeof(T) <= kMaxBoxBytes);
   std::mt19937 rng(seed);
   GlobalTensor<T, R> g(dims, strides);
   const size_t guard_after = 64;
@@ -300,7 +318,7 @@ void check_stores(std::array<long long, R> dims, std::array<long long, R> stride
   const Status s = make_tma_descriptor(map, d_global.get(), g.layout(), box);
   ASSERT_TRUE(s.ok()) << s.message();
   DeviceBuffer<T> d_image1(image1), d_image2(image2);
-  tma_store_kernel<R><<<1, 128>>>(map, tma_coords<R, B>(first), tma_coords<R, B>(second),
+  tma_store_kernel<R><<<1, 128, kBoxSmemBytes>>>(map, tma_coords<R, B>(first), tma_coords<R, B>(second),
                                   reinterpret_cast<const unsigned char*>(d_image1.get()),
                                   reinterpret_cast<const unsigned char*>(d_image2.get()), int(n * sizeof(T)));
   STRATA_CUDA_CHECK(cudaGetLastError());
@@ -406,7 +424,7 @@ TEST(TmaLoad, TmaAtomTiledCopyLoadsTheBoxAtItsCoordinates) {
   DeviceBuffer<uint16_t> d_out(n);
   for (auto const& origin : std::vector<std::array<long long, 2>>{{{16, 0}}, {{60, 50}}, {{-3, -7}}}) {
     SCOPED_TRACE("box origin " + origin_text<2>(origin));
-    tma_atom_load_kernel<uint16_t, Box><<<1, 128>>>(map, int(origin[0]), int(origin[1]), d_out.get());
+    tma_atom_load_kernel<uint16_t, Box><<<1, 128, kBoxSmemBytes>>>(map, int(origin[0]), int(origin[1]), d_out.get());
     STRATA_CUDA_CHECK(cudaGetLastError());
     STRATA_CUDA_CHECK(cudaDeviceSynchronize());
     const auto smem = d_out.download();
@@ -462,7 +480,7 @@ TEST(TmaStore, TmaStoreAtomWritesTheInBoundsPart) {
   const Status s = make_tma_descriptor(map, d_global.get(), g.layout(), Box{});
   ASSERT_TRUE(s.ok()) << s.message();
   DeviceBuffer<float> d_image(image);
-  tma_atom_store_kernel<float, Box><<<1, 128>>>(map, int(origin[0]), int(origin[1]), d_image.get());
+  tma_atom_store_kernel<float, Box><<<1, 128, kBoxSmemBytes>>>(map, int(origin[0]), int(origin[1]), d_image.get());
   STRATA_CUDA_CHECK(cudaGetLastError());
   STRATA_CUDA_CHECK(cudaDeviceSynchronize());
   const auto got = d_global.download();
