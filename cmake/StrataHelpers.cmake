@@ -65,14 +65,21 @@ function(strata_add_cuda_executable target)
   strata_set_cuda_arch(${target} ${ARGN})
 endfunction()
 
-# strata_add_test_folder(TARGET <name> DIR <folder> PATTERN <glob> PREFIX <test-prefix> [CUDA])
-# Every file in <folder> matching <glob> goes into one GoogleTest executable <name>; its tests
-# are listed at test time (PRE_TEST, so a new TEST() needs no re-configure) as <prefix>.Suite.Test
-# and labelled <prefix>.
+# strata_add_test_folder(TARGET <name> DIR <folder> PATTERN <glob> PREFIX <test-prefix>
+#                        [EXCLUDE <glob>] [CUDA])
+# Every file in <folder> matching <glob> (and not EXCLUDE) goes into one GoogleTest executable
+# <name>; its tests are listed at test time (PRE_TEST, so a new TEST() needs no re-configure) as
+# <prefix>.Suite.Test and labelled <prefix>.
 # A missing or empty folder adds nothing. Tests include shared helpers as "common/....hpp".
 function(strata_add_test_folder)
-  cmake_parse_arguments(arg "CUDA" "TARGET;DIR;PATTERN;PREFIX" "" ${ARGN})
+  cmake_parse_arguments(arg "CUDA" "TARGET;DIR;PATTERN;PREFIX;EXCLUDE" "" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS "${arg_DIR}/${arg_PATTERN}")
+  if(arg_EXCLUDE)
+    file(GLOB excluded CONFIGURE_DEPENDS "${arg_DIR}/${arg_EXCLUDE}")
+    if(excluded)
+      list(REMOVE_ITEM sources ${excluded})
+    endif()
+  endif()
   if(NOT sources)
     return()
   endif()
