@@ -25,6 +25,7 @@
 #include "../collective/epilogue_functors.hpp"
 #include "../collective/sm80_epilogue.hpp"
 #include "../collective/sm80_mainloop.hpp"
+#include "argument_checks.hpp"
 #include "gemm_arguments.hpp"
 #include "launch.hpp"
 #include "sm80_partial_tiles.hpp"
@@ -286,12 +287,10 @@ struct Sm80GemmKernel {
 
   // Whether this kernel can compute `a`, and if not, why: every rule of its launch and its copies.
   static Status can_implement(Arguments const& a) {
-    if (a.m < 0 || a.n < 0 || a.k < 0) return {StatusCode::invalid_problem, "m, n and k must not be negative"};
-    if (a.batch_count < 1) return {StatusCode::invalid_problem, "batch_count must be at least 1"};
+    if (Status s = detail::check_problem_shape(a); !s) return s;
     if (a.split_k < 0) return {StatusCode::invalid_problem, "split_k must be 0 (automatic) or positive"};
     if (a.split_k > 65535) return {StatusCode::problem_too_large, "split_k must be at most 65535 (grid z)"};
     if (a.batch_count > 65535) return {StatusCode::problem_too_large, "batch_count must be at most 65535 (grid y)"};
-    if (a.raster_group < 1) return {StatusCode::invalid_problem, "raster_group must be at least 1"};
     if (a.schedule == Schedule::stream_k && a.split_k > 1)
       return {StatusCode::invalid_problem,
               "split_k must be 0 or 1 with Schedule::stream_k, which chooses the K ranges itself"};
@@ -310,14 +309,8 @@ struct Sm80GemmKernel {
     // Below the 16-byte rule the epilogue checks each vector's alignment itself: elements suffice.
     constexpr int vec_d = Config::alignment >= 16 ? 16 / int(sizeof(ElementD)) : 1;
     if (Status s = check_operand("D", a.D, a.ldd, a.batch_stride_d, a.n, vec_d, true, a.batch_count); !s) return s;
-    if (a.batch_count > 1 && a.batch_stride_d < a.ldd * (a.m - 1) + a.n)
-      return {StatusCode::invalid_leading_dim, "the batches of D overlap: batch_stride_d (" +
-                                                   std::to_string(a.batch_stride_d) + ") < ldd * (m - 1) + n"};
-    if constexpr (requires { a.epilogue.invalid_reason(); }) {
-      if (const char* why = a.epilogue.invalid_reason()) return {StatusCode::invalid_problem, why};
-    }
+    if (Status s = detail::check_output_and_epilogue(a); !s) return s;
     if (a.epilogue.reads_source()) {
-      if (a.C == nullptr) return {StatusCode::null_pointer, "C is null but the epilogue reads it (beta != 0)"};
       if (Status s = check_operand("C", a.C, a.ldc, a.batch_stride_c, a.n, vec_d, true, a.batch_count); !s) return s;
     }
     // Whole tiles run over a 1-D grid of the tiles of all batches.

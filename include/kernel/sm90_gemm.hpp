@@ -23,6 +23,7 @@
 #include "../collective/epilogue_functors.hpp"
 #include "../collective/sm90_epilogue.hpp"
 #include "../collective/sm90_mainloop.hpp"
+#include "argument_checks.hpp"
 #include "gemm_arguments.hpp"
 #include "launch.hpp"
 #include "status.hpp"
@@ -110,9 +111,7 @@ struct Sm90GemmKernel {
   using Arguments = GemmArguments<ElementA, ElementB, ElementC, ElementD, Functor>;
 
   static Status can_implement(Arguments const& a) {
-    if (a.m < 0 || a.n < 0 || a.k < 0) return {StatusCode::invalid_problem, "m, n and k must not be negative"};
-    if (a.batch_count < 1) return {StatusCode::invalid_problem, "batch_count must be at least 1"};
-    if (a.raster_group < 1) return {StatusCode::invalid_problem, "raster_group must be at least 1"};
+    if (Status s = detail::check_problem_shape(a); !s) return s;
     if (a.split_k > 1 || a.schedule == Schedule::stream_k)
       return {StatusCode::unsupported, "the Hopper kernel does not split K yet (split_k must be 0 or 1, the "
                                        "schedule tiles or automatic)"};
@@ -133,14 +132,8 @@ struct Sm90GemmKernel {
         return {s.code(), "B: " + s.message()};
     }
     if (Status s = check_output("D", a.D, a.ldd, a.batch_stride_d, a.n, a.batch_count); !s) return s;
-    if (a.batch_count > 1 && a.batch_stride_d < a.ldd * (a.m - 1) + a.n)
-      return {StatusCode::invalid_leading_dim, "the batches of D overlap: batch_stride_d (" +
-                                                   std::to_string(a.batch_stride_d) + ") < ldd * (m - 1) + n"};
-    if constexpr (requires { a.epilogue.invalid_reason(); }) {
-      if (const char* why = a.epilogue.invalid_reason()) return {StatusCode::invalid_problem, why};
-    }
+    if (Status s = detail::check_output_and_epilogue(a); !s) return s;
     if (a.epilogue.reads_source()) {
-      if (a.C == nullptr) return {StatusCode::null_pointer, "C is null but the epilogue reads it (beta != 0)"};
       if (Status s = check_output("C", a.C, a.ldc, a.batch_stride_c, a.n, a.batch_count); !s) return s;
     }
     if (tile_count(a) * a.batch_count > std::numeric_limits<int>::max())
