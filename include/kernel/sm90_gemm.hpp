@@ -56,8 +56,9 @@ struct Sm90GemmKernel {
   // The storage, plus room to align its start to 1024 bytes (dynamic shared memory is not).
   static constexpr int smem_bytes = int(sizeof(SharedStorage)) + 1024;
 
-  // TMA descriptors first: a CUtensorMap is 64-byte aligned, and so must the parameter block be.
-  struct alignas(64) Params {
+  // TMA descriptors first: CUDA 13 declares CUtensorMap alignas(128), and the parameter block
+  // takes that alignment (a __grid_constant__ descriptor must stay aligned in parameter space).
+  struct alignas(128) Params {
     CUtensorMap tma_a;  // (m, k, batches) of A
     CUtensorMap tma_b;  // (n, k, batches) of B
     typename Epilogue::Arguments epilogue;
