@@ -19,9 +19,9 @@ enum class SplitKMode { automatic, serial, parallel };
 // partial wave and the full wave before it) spread evenly over one wave of CTAs, which add up the
 // tiles they share like serial split-K (Stream-K; split_k must be 0 or 1). The wave is this GPU's
 // SM count times the CTAs of this kernel one SM holds. automatic: stream_k for problems of at
-// least kStreamKMinWaves waves of tiles that are not split over K, tiles otherwise (measured:
-// Stream-K was +0.3 % to +2.4 % against the tile grid from 8 waves up, and lost 3.6-8 % below,
-// where its shared tiles are a larger part of the work; bench/RESULTS.md).
+// least kStreamKMinWaves waves of tiles that are not split over K, tiles otherwise (Stream-K gained
+// from 8 waves up and lost below, where its shared tiles are a larger part of the work;
+// bench/RESULTS.md has the figures).
 enum class Schedule { tiles, stream_k, automatic };
 inline constexpr int kStreamKMinWaves = 8;
 

@@ -41,10 +41,7 @@ enum class Sm80TileClass { narrow, thin, medium, small, large, unaligned };
 //     streaming B, and little MMA work goes to rows that do not exist;
 //   m > 128: large from half a wave of large tiles up (one wave, or split-K, fills the GPU with
 //     the most efficient tile), small below (smaller tiles, two CTAs per SM, more SMs busy).
-// Measured on the H200 with Sm80Tiles (bf16): 2048^3 (128 large tiles) 379 TFLOP/s on the large
-// tile against 353-365 on the small; 1024^3 (32) 81-84 on the small against 70; m = 1 and 16 on
-// 32 x 64 x 64 at 0.97-1.06 of cuBLAS's TB/s against 0.85-0.99 on 32 x 256 x 64; m = 64 on 64 x 64
-// x 64 at 0.94-1.05 against 0.89-0.94 on 64 x 128 x 64.
+// The thresholds follow the H200 measurements of Sm80Tiles in bench/RESULTS.md.
 constexpr Sm80TileClass sm80_tile_class(long long m, long long large_tiles, long long large_wave) {
   if (m <= 32) return Sm80TileClass::narrow;
   if (m <= 64) return Sm80TileClass::thin;
@@ -72,7 +69,7 @@ using Sm80TileConfig = Sm80GemmConfig<T, T, LayoutA, LayoutB, BM, BN, BK, WM, WN
 //   Large  256 × 128 × 64, 4 × 2 warps of 64 × 64, 3 stages (one CTA per SM);
 //   Small  128 × 128 × 32, 2 × 2 warps, 4 stages (two CTAs per SM);
 //   Medium 128 × 128 × 64, 2 × 2 warps of 64 × 64 in each of 2 K slices (sliced K: 8 warps), 5
-//          stages (160 KB: fits an A100's 163 KB); 3-9 % over 64 × 128 × 64 at m = 128;
+//          stages (160 KB: fits an A100's 163 KB); faster than 64 × 128 × 64 at m = 128;
 //   Thin    64 ×  64 × 64, 1 × 4 warps, 6 stages;
 //   Narrow  32 ×  64 × 64, 1 × 4 warps, 8 stages (Thin when A is column-major: an M-major tile
 //           needs 64 rows, 128 bytes).

@@ -52,8 +52,7 @@ namespace strata {
 // Two entries per kernel, each with its own register allocation: a 1-D grid of whole tiles, then
 // Stream-K's shared ones (no shared tiles unless the schedule asks for them), and the tile grid
 // with K splits, whose reductions stay out of the first entry's registers. A third entry for whole
-// tiles alone measured 1.3-1.8 % slower than the 1-D entry's data-parallel path on identical
-// work (bench/RESULTS.md).
+// tiles alone was slower than the 1-D entry's data-parallel path (bench/RESULTS.md).
 template <class Kernel>
 static __global__ void __launch_bounds__(Kernel::kThreads) sm80_gemm_kernel(typename Kernel::Params const params) {
   extern __shared__ __align__(128) char smem[];

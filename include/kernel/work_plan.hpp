@@ -57,7 +57,7 @@ struct WorkPlan {
       // at least 8 K tiles so the pipeline fills, and the doubling shortens the run counted as
       // waves × K tiles per split. The last condition keeps a full wave of one-CTA-per-SM tiles
       // whole: 2 splits would run as two waves of half the K, no faster, plus the reduction
-      // (measured 11 % slower on 132 tiles of 256 × 128, 3072 × 1408 × 8192).
+      // (bench/RESULTS.md).
       const int sms = gpu.sms();
       const long long tiles = tile_count(a, t) * a.batch_count;
       const long long w = gpu.split_k_wave();

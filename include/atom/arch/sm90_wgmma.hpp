@@ -18,7 +18,6 @@
 
 #include <cstdint>
 #include <type_traits>
-
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
