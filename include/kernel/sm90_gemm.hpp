@@ -119,8 +119,8 @@ struct Sm90GemmKernel {
     if (a.m == 0 || a.n == 0) return Status::success();
     if (a.D == nullptr) return {StatusCode::null_pointer, "D is null"};
     if (a.k > 0) {
-      if (Status s = check_tma_operand("A", a.A, a.lda, a.batch_stride_a, a.k, a.m, a.batch_count); !s) return s;
-      if (Status s = check_tma_operand("B", a.B, a.ldb, a.batch_stride_b, a.k, a.n, a.batch_count); !s) return s;
+      if (Status s = check_tma_operand("A", a.A, a.lda, a.batch_stride_a, a.k, a.batch_count); !s) return s;
+      if (Status s = check_tma_operand("B", a.B, a.ldb, a.batch_stride_b, a.k, a.batch_count); !s) return s;
       // The boxes against TMA's own rules (no GPU needed).
       TmaEncodeArgs ta, tb;
       if (Status s = make_tma_args(ta, a.A, global_layout(a.m, a.k, a.lda, a.batch_stride_a, a.batch_count),
@@ -198,8 +198,7 @@ struct Sm90GemmKernel {
   }
 
   template <class T>
-  static Status check_tma_operand(const char* name, T const* ptr, int64_t ld, int64_t batch_stride, int k, int rows,
-                                  int batches) {
+  static Status check_tma_operand(const char* name, T const* ptr, int64_t ld, int64_t batch_stride, int k, int batches) {
     const std::string n(name), ld_name = "ld" + std::string(1, char(name[0] + 32));
     if (ptr == nullptr) return {StatusCode::null_pointer, n + " is null while k > 0"};
     if (reinterpret_cast<uintptr_t>(ptr) % 16 != 0)
@@ -213,7 +212,6 @@ struct Sm90GemmKernel {
     if (batches > 1 && (batch_stride * int64_t(sizeof(T))) % 16 != 0)
       return {StatusCode::misaligned_leading_dim, "the batch stride of " + n + " must be a multiple of " +
                                                       std::to_string(16 / sizeof(T)) + " elements (16 bytes: TMA)"};
-    (void)rows;
     return Status::success();
   }
 
