@@ -3,7 +3,7 @@
 // CUDA events, median of many runs; each strata output checked against cuBLAS's before it is
 // timed (a wrong one fails the bench). Per shape: TFLOP/s of both and their ratio.
 //
-//   sm90_gemm [--benchmark_filter=<regex>]     e.g. --benchmark_filter='bf16/square/8192'
+//   sm90_gemm [--benchmark_filter=<regex>]     e.g. --benchmark_filter='bf16/coop128x256/square/8192'
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -23,17 +23,27 @@ using namespace strata::bench;
 
 bool g_wrong_results = false;
 
+// The timed configurations (A row-major, B column-major: the layout of LLM weights).
+template <class T, int BM, int BN, Sm90Schedule S, int CM, int CN>
+using KernelOf = Sm90GemmKernel<Sm90GemmConfig<T, RowMajor, ColumnMajor, BM, BN, 64, 4, S, CM, CN>, T, LinearCombination>;
 template <class T>
-using Kernel128x256 = Sm90GemmKernel<Sm90GemmConfig<T, RowMajor, ColumnMajor, 128, 256, 64, 4>, T, LinearCombination>;
+using Cooperative128x256 = KernelOf<T, 128, 256, Sm90Schedule::cooperative, 1, 1>;
+template <class T>
+using Cooperative128x256Cluster2x1 = KernelOf<T, 128, 256, Sm90Schedule::cooperative, 2, 1>;
+template <class T>
+using Pingpong128x128 = KernelOf<T, 128, 128, Sm90Schedule::pingpong, 1, 1>;
+template <class T>
+using Pingpong128x128Cluster2x1 = KernelOf<T, 128, 128, Sm90Schedule::pingpong, 2, 1>;
 
 template <class T>
 const char* type_name() {
   return std::is_same_v<T, __nv_bfloat16> ? "bf16" : "f16";
 }
 
-template <class T>
+template <class Kernel>
 void bench_gemm(benchmark::State& state, int m, int n, int k) {
-  using G = Gemm<Kernel128x256<T>>;
+  using T = typename Kernel::ElementA;
+  using G = Gemm<Kernel>;
   const int64_t per_set = (int64_t(m) * k + int64_t(k) * n) * sizeof(T);
   const int sets = input_sets_for(per_set);
   std::vector<std::unique_ptr<DeviceArray<T>>> as, bs;
@@ -83,13 +93,14 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   state.counters["strata_TFLOPs"] = flops / strata_ms / 1e9;
   state.counters["cublas_TFLOPs"] = flops / cublas_ms / 1e9;
   state.counters["ratio"] = cublas_ms / strata_ms;
+  state.counters["ctas"] = double(runner.gemms[0].grid().x);
 }
 
-template <class T>
-void register_type() {
-  const std::string t = type_name<T>();
+template <class Kernel>
+void register_kernel(const char* variant) {
+  const std::string t = std::string(type_name<typename Kernel::ElementA>()) + "/" + variant;
   for (int s : {1024, 2048, 4096, 8192, 16384}) {
-    benchmark::RegisterBenchmark((t + "/square/" + std::to_string(s)).c_str(), bench_gemm<T>, s, s, s)
+    benchmark::RegisterBenchmark((t + "/square/" + std::to_string(s)).c_str(), bench_gemm<Kernel>, s, s, s)
         ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
   }
   const std::pair<int, int> nk[] = {{4096, 4096}, {14336, 4096}, {4096, 14336}, {8192, 8192}};
@@ -97,7 +108,7 @@ void register_type() {
     for (auto [n, k] : nk) {
       benchmark::RegisterBenchmark(
           (t + "/llm/m" + std::to_string(m) + "_n" + std::to_string(n) + "_k" + std::to_string(k)).c_str(),
-          bench_gemm<T>, m, n, k)
+          bench_gemm<Kernel>, m, n, k)
           ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
     }
   }
@@ -111,8 +122,11 @@ int main(int argc, char** argv) {
     std::printf("sm90_gemm: no compute capability 9.0 GPU present, nothing to measure\n");
     return 77;
   }
-  register_type<__nv_bfloat16>();
-  register_type<__half>();
+  register_kernel<Cooperative128x256<__nv_bfloat16>>("coop128x256");
+  register_kernel<Cooperative128x256Cluster2x1<__nv_bfloat16>>("coop128x256_c2x1");
+  register_kernel<Pingpong128x128<__nv_bfloat16>>("pingpong128x128");
+  register_kernel<Pingpong128x128Cluster2x1<__nv_bfloat16>>("pingpong128x128_c2x1");
+  register_kernel<Cooperative128x256<__half>>("coop128x256");
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -1,7 +1,7 @@
 // Strata floor 3: the static choices of a Hopper (sm_90a) GEMM: the CTA tile, the pipeline depth,
-// the warpgroups and their registers, the swizzled shared-memory layouts TMA writes and wgmma
-// reads. Everything here is a type or a constant; the mainloop, the epilogue and the kernel only
-// read it.
+// the schedule of the consumer warpgroups and their registers, the cluster, and the operands' shared
+// memory (collective/sm90_operand.hpp). Everything here is a type or a constant; the mainloop,
+// the epilogue and the kernel only read it.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -10,19 +10,29 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "../layout/layout.hpp"
-#include "../layout/swizzle.hpp"
+#include "../atom/arch/sm90_wgmma.hpp"
 #include "sm80_config.hpp"  // RowMajor, ColumnMajor
+#include "sm90_operand.hpp"
 
 namespace strata {
 
+// How the two consumer warpgroups share the work of a CTA:
+//   cooperative: both compute one BM × BN tile, BM / 2 rows each (one wave of tiles per CTA pass)
+//   pingpong:    each takes its own BM × BN tile, alternately: one runs its mainloop while the
+//                other runs its epilogue, their turns at the tensor cores ordered by a barrier
+enum class Sm90Schedule { cooperative, pingpong };
+
 // Sm90GemmConfig: the static shape of a Hopper warp-specialized GEMM.
-//   T: element type of A and B (half or bfloat16), accumulated in fp32
-//   LayoutA, LayoutB: RowMajor / ColumnMajor of A (M×K) and B (K×N); both K-major (row-major A,
-//     column-major B, the layout of LLM weights) for now
-//   BM, BN, BK: the CTA tile; BM / 64 consumer warpgroups each compute 64 rows × BN
+//   T: element type of A and B: half or bfloat16 (any majorness), or float (tf32 products,
+//     K-major only: row-major A, column-major B); accumulated in fp32
+//   LayoutA, LayoutB: RowMajor / ColumnMajor of A (M×K) and B (K×N)
+//   BM, BN, BK: the CTA tile; BK spans 128 bytes (64 16-bit elements, 32 floats)
 //   Stages: shared-memory stages of the TMA ring
-template <class T, class LayoutA, class LayoutB, int BM_, int BN_, int BK_, int Stages_>
+//   Schedule: cooperative or pingpong (above)
+//   ClusterM, ClusterN: CTAs of a cluster along M and N; CTAs along M share (multicast) B's
+//     stages, CTAs along N share A's
+template <class T, class LayoutA, class LayoutB, int BM_, int BN_, int BK_, int Stages_,
+          Sm90Schedule Schedule_ = Sm90Schedule::cooperative, int ClusterM_ = 1, int ClusterN_ = 1>
 struct Sm90GemmConfig {
   using ElementA = T;
   using ElementB = T;
@@ -30,44 +40,58 @@ struct Sm90GemmConfig {
   using LayoutTagA = LayoutA;
   using LayoutTagB = LayoutB;
   static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
-  static constexpr bool a_k_major = std::is_same_v<LayoutA, RowMajor>;
-  static constexpr bool b_k_major = std::is_same_v<LayoutB, ColumnMajor>;
+  static constexpr Sm90Schedule schedule = Schedule_;
+  static constexpr int ClusterM = ClusterM_, ClusterN = ClusterN_, kClusterSize = ClusterM_ * ClusterN_;
+  static constexpr bool tf32 = std::is_same_v<T, float>;
+  static constexpr GmmaMajor major_a = std::is_same_v<LayoutA, RowMajor> ? GmmaMajor::K : GmmaMajor::MN;
+  static constexpr GmmaMajor major_b = std::is_same_v<LayoutB, ColumnMajor> ? GmmaMajor::K : GmmaMajor::MN;
 
-  static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>,
-                "Sm90GemmConfig: the element type must be half or bfloat16");
-  static_assert(a_k_major && b_k_major,
-                "Sm90GemmConfig: A must be row-major and B column-major (K-major operands); other "
-                "majorness is not implemented yet");
-  static_assert(BM == 64 || BM == 128, "Sm90GemmConfig: BM must be 64 or 128 (one or two consumer warpgroups)");
-  static_assert(BN % 16 == 0 && BN >= 16 && BN <= 256, "Sm90GemmConfig: BN must be a multiple of 16 from 16 to 256");
+  static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, float>,
+                "Sm90GemmConfig: the element type must be half, bfloat16 or float (tf32)");
+  static_assert((std::is_same_v<LayoutA, RowMajor> || std::is_same_v<LayoutA, ColumnMajor>) &&
+                    (std::is_same_v<LayoutB, RowMajor> || std::is_same_v<LayoutB, ColumnMajor>),
+                "Sm90GemmConfig: LayoutA and LayoutB are RowMajor or ColumnMajor");
+  static_assert(!tf32 || (major_a == GmmaMajor::K && major_b == GmmaMajor::K),
+                "Sm90GemmConfig: tf32 needs K-major operands (row-major A, column-major B): wgmma reads "
+                "32-bit operands only K-major");
   static_assert(BK * int(sizeof(T)) == 128,
-                "Sm90GemmConfig: BK must span one 128-byte swizzle row (64 elements of 16 bits)");
+                "Sm90GemmConfig: BK must span one 128-byte swizzle row (64 elements of 16 bits, 32 floats)");
+  static_assert(BN % 64 == 0 && BN >= 64 && BN <= 256, "Sm90GemmConfig: BN must be 64, 128, 192 or 256");
   static_assert(Stages >= 2, "Sm90GemmConfig: the ring needs at least two stages");
+  static_assert(kClusterSize == 1 || kClusterSize == 2 || kClusterSize == 4,
+                "Sm90GemmConfig: a cluster holds 1, 2 or 4 CTAs");
 
-  // One producer warpgroup (TMA) and BM / 64 consumer warpgroups (wgmma), 128 threads each.
-  static constexpr int kConsumers = BM / 64;
+  // One producer warpgroup (TMA) and two consumer warpgroups (wgmma), 128 threads each; a
+  // cooperative tile of 64 rows has one consumer.
+  static constexpr bool pingpong = Schedule_ == Sm90Schedule::pingpong;
+  static constexpr int kConsumers = (!pingpong && BM == 64) ? 1 : 2;
   static constexpr int kThreads = 128 * (1 + kConsumers);
-  // Registers per thread after setmaxnreg: the producer needs few, the consumers hold BN / 2
-  // accumulators each; (40 + kConsumers × 232) × 128 stays within the SM's 64 K.
+  // Rows of a tile one consumer warpgroup computes, in m64 wgmma blocks.
+  static constexpr int kWarpgroupRows = pingpong ? BM : BM / kConsumers;
+  static constexpr int kMmaM = kWarpgroupRows / 64;
+  static_assert(pingpong ? (BM == 64 || BM == 128) : (BM == 64 || BM == 128 || BM == 256),
+                "Sm90GemmConfig: BM must be 64 or 128 (ping-pong), 64, 128 or 256 (cooperative)");
+  static_assert(kMmaM * BN / 2 <= 128,
+                "Sm90GemmConfig: a consumer thread holds at most 128 accumulators (its rows × BN / 128)");
+  // Registers per thread after setmaxnreg: the producer needs few, the consumers hold the
+  // accumulators; (40 + kConsumers × 232) × 128 stays within the SM's 64 K.
   static constexpr int kProducerRegisters = 40;
   static constexpr int kConsumerRegisters = kConsumers == 2 ? 232 : 240;
-  static constexpr int kMmaK = 16;  // wgmma k for 16-bit inputs
+  static constexpr int kMmaK = tf32 ? 8 : 16;  // wgmma k: 32 bytes of the element
 
-  // A stage of A (BM, BK) and of B (BN, BK), K-major: rows of BK elements, 128 bytes, with the
-  // 16-byte chunks of each row XORed with the row within 8 (TMA's and wgmma's 128-byte swizzle).
-  using SmemLayoutA = decltype(composition(Swizzle<3, 3, 3>{}, Layout<Shape<Int<BM>, Int<BK>>, Stride<Int<BK>, _1>>{}));
-  using SmemLayoutB = decltype(composition(Swizzle<3, 3, 3>{}, Layout<Shape<Int<BN>, Int<BK>>, Stride<Int<BK>, _1>>{}));
-  // TMA boxes: a stage plus a batch mode of extent 1 (the global tensors are (rows, K, batches)).
-  using TmaBoxA =
-      decltype(composition(Swizzle<3, 3, 3>{}, Layout<Shape<Int<BM>, Int<BK>, _1>, Stride<Int<BK>, _1, _0>>{}));
-  using TmaBoxB =
-      decltype(composition(Swizzle<3, 3, 3>{}, Layout<Shape<Int<BN>, Int<BK>, _1>, Stride<Int<BK>, _1, _0>>{}));
-  static constexpr int stage_bytes_a = BM * BK * int(sizeof(T));
-  static constexpr int stage_bytes_b = BN * BK * int(sizeof(T));
-  // wgmma's descriptor for a 128-byte-swizzled K-major tile: 8-row groups 1024 bytes apart.
-  static constexpr uint32_t kSmemStrideBytes = 8 * 128;
+  // The operands' stages: A shared by the ClusterN CTAs of a cluster row, B by the ClusterM of a
+  // cluster column.
+  using OperandA = Sm90Operand<T, major_a, BM, BK, ClusterN>;
+  using OperandB = Sm90Operand<T, major_b, BN, BK, ClusterM>;
+  static constexpr int stage_bytes_a = OperandA::stage_bytes;
+  static constexpr int stage_bytes_b = OperandB::stage_bytes;
 
-  // TMA and the descriptors need 16-byte aligned rows: leading dimensions are multiples of 8.
+  // The wgmma of one consumer m64 block: A and B from shared memory, f32 accumulators.
+  using Mma = std::conditional_t<tf32, arch::Wgmma_m64nNk8_f32_tf32_tf32_SS<BN>,
+                                 arch::Wgmma_m64nNk16_f32_16bit_SS<BN, std::conditional_t<tf32, __half, T>,
+                                                                   major_a, major_b>>;
+
+  // TMA needs 16-byte aligned rows: leading dimensions are multiples of this many elements.
   static constexpr int vector_a = 16 / int(sizeof(T));
   static constexpr int vector_b = 16 / int(sizeof(T));
 };

@@ -1,12 +1,13 @@
-// Strata floor 3: the Hopper mainloop, one CTA's output tile as a warp-specialized pipeline:
+// Strata floor 3: the Hopper mainloop, one output tile as a warp-specialized pipeline:
 //
-//   producer (one thread of the producer warpgroup): for each K tile, wait for an empty stage,
-//     expect its bytes, TMA A (BM × BK) and B (BN × BK) into it (zeros past the matrix's edges)
-//   consumers (warpgroup w of BM / 64): for each K tile, wait for the stage to be full, issue the
-//     BK / 16 wgmma of rows [64w, 64w + 64) × BN from shared memory (SS), commit, and once the
-//     batch before it has finished (wait_group 1) release that batch's stage to the producer
+//   producer (one thread of the producer warpgroup): for each K tile, wait until the stage is empty
+//     in every CTA its multicasts reach, expect the stage's bytes, TMA its share of A's and B's
+//     boxes into it (multicast to the cluster CTAs sharing them; zeros past the matrix's edges)
+//   consumers (one warpgroup, kWarpgroupRows rows of the tile): for each K tile, wait for the stage
+//     to be full, issue its wgmma from shared memory (SS), commit, and once the batch before has
+//     finished (wait_group 1) release that batch's stage to every CTA that wrote into it
 //
-// so one wgmma batch is always in flight while the next stage's TMA lands. The stages and their
+// so one wgmma batch is always in flight while the next stages' TMA lands. The stages and their
 // barriers are the typed SharedStorage; the kernel (kernel/sm90_gemm.hpp) runs both sides.
 #pragma once
 
@@ -23,14 +24,39 @@
 
 namespace strata {
 
+// Where this CTA sits in its cluster and whom it shares operands with (ranks along M fastest).
+struct Sm90ClusterPosition {
+  int m = 0, n = 0;         // this CTA's coordinates in the cluster
+  uint16_t mask_a = 1;      // CTAs receiving this CTA's A boxes (one cluster row: same m)
+  uint16_t mask_b = 1;      // CTAs receiving this CTA's B boxes (one cluster column: same n)
+  uint32_t writers = 1;     // CTAs writing into this CTA's stages (mask_a | mask_b)
+
+  template <int ClusterM, int ClusterN>
+  STRATA_DEVICE static Sm90ClusterPosition make(uint32_t rank) {
+    Sm90ClusterPosition p;
+    p.m = int(rank) % ClusterM;
+    p.n = int(rank) / ClusterM;
+    uint32_t a = 0, b = 0;
+    for (int j = 0; j < ClusterN; ++j) a |= 1u << (p.m + ClusterM * j);
+    for (int i = 0; i < ClusterM; ++i) b |= 1u << (i + ClusterM * p.n);
+    p.mask_a = uint16_t(a);
+    p.mask_b = uint16_t(b);
+    p.writers = a | b;
+    return p;
+  }
+};
+
 template <class Config>
 struct Sm90Mainloop {
   using T = typename Config::ElementA;
+  using OperandA = typename Config::OperandA;
+  using OperandB = typename Config::OperandB;
   static constexpr int BM = Config::BM, BN = Config::BN, BK = Config::BK, Stages = Config::Stages;
+  static constexpr int kMmaM = Config::kMmaM;
   using Pipeline = Sm90Pipeline<Stages>;
   using State = typename Pipeline::State;
-  using Accumulators = float[BN / 2];  // one consumer thread's part of its 64 × BN rows
-  using Mma = arch::Wgmma_m64nNk16_f32_16bit_SS<BN, T>;  // K-major A and B from shared memory
+  using Accumulators = float[kMmaM][BN / 2];  // one consumer thread's part of its kMmaM × 64 rows × BN
+  using Mma = typename Config::Mma;
 
   // Stages 1024-byte aligned: the 128-byte swizzle pattern repeats every 8 rows of 128 bytes, and
   // TMA and wgmma agree on it only from such an address.
@@ -40,44 +66,54 @@ struct Sm90Mainloop {
     Sm90PipelineStorage<Stages> pipeline;
   };
 
+  // Every byte of a stage lands in every CTA, from its own TMA or its peers' multicasts.
   static constexpr uint32_t kStageBytes = Config::stage_bytes_a + Config::stage_bytes_b;
-  // Every consumer warp releases each stage it read (a warp's wgmma are its own to wait for).
-  static constexpr uint32_t kConsumerArrivals = 4 * Config::kConsumers;
+  // Releases a stage's empty barrier waits for: every warp of the warpgroups that read a stage
+  // (both when cooperative, one when ping-pong), in each CTA that reads what this CTA's producer
+  // writes (a warp's wgmma are its own to wait for).
+  static constexpr int kReadersPerStage = Config::pingpong ? 1 : Config::kConsumers;
+  static constexpr uint32_t consumer_arrivals(int writers) { return uint32_t(4 * kReadersPerStage * writers); }
+  static constexpr int kWriters = Config::ClusterM + Config::ClusterN - 1;
 
-  // Producer: the K tiles [0, k_tiles) of the output tile at rows m0, columns n0 of `batch`.
+  // Producer: the K tiles [k_begin, k_end) of the output tile at rows m0, columns n0, from batch
+  // batch_a of A and batch_b of B.
   STRATA_DEVICE static void load(Pipeline const& pipe, State& state, SharedStorage& smem, CUtensorMap const* tma_a,
-                                 CUtensorMap const* tma_b, int m0, int n0, int batch, int k_tiles) {
-    for (int kt = 0; kt < k_tiles; ++kt) {
+                                 CUtensorMap const* tma_b, Sm90ClusterPosition const& at, int m0, int n0, int batch_a,
+                                 int batch_b, int k_begin, int k_end) {
+    for (int kt = k_begin; kt < k_end; ++kt) {
       pipe.producer_acquire(state);
       pipe.producer_expect(state, kStageBytes);
-      // TMA coordinates in the boxes' dimension order: K (contiguous), rows, batch.
-      arch::tma_load(tma_a, pipe.full_barrier(state), smem.a[state.index], kt * BK, m0, batch);
-      arch::tma_load(tma_b, pipe.full_barrier(state), smem.b[state.index], kt * BK, n0, batch);
+      uint64_t* full = pipe.full_barrier(state);
+      load_boxes<OperandA, Config::ClusterN>(tma_a, full, smem.a[state.index], at.n, at.mask_a, m0, kt * BK, batch_a);
+      load_boxes<OperandB, Config::ClusterM>(tma_b, full, smem.b[state.index], at.m, at.mask_b, n0, kt * BK, batch_b);
       state.advance();
     }
   }
 
-  // Consumer warpgroup `wg`: acc = A(rows 64 wg .. + 64 of the tile) · B(the tile's BN columns)
-  // over the K tiles [0, k_tiles); zero when k_tiles == 0.
-  STRATA_DEVICE static void mma(Pipeline const& pipe, State& state, SharedStorage& smem, int wg, int k_tiles,
+  // Consumer warpgroup with rows [row0, row0 + kWarpgroupRows) of the tile: acc = A · B over
+  // `k_tiles` stages from `state` on; zero when k_tiles == 0.
+  STRATA_DEVICE static void mma(Pipeline const& pipe, State& state, SharedStorage& smem, int row0, int k_tiles,
                                 Accumulators& acc) {
     const bool signals = threadIdx.x % 32 == 0;
     STRATA_UNROLL
-    for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
+    for (int mi = 0; mi < kMmaM; ++mi) {
+      STRATA_UNROLL
+      for (int i = 0; i < BN / 2; ++i) acc[mi][i] = 0.f;
+    }
     State previous = state;
     for (int kt = 0; kt < k_tiles; ++kt) {
       pipe.consumer_wait(state);
-      const uint32_t a_base = smem_address(smem.a[state.index]) + uint32_t(wg * 64 * BK * int(sizeof(T)));
-      const GmmaDescriptor desc_a = make_gmma_descriptor(a_base, 16, Config::kSmemStrideBytes, GmmaSwizzle::sw128);
-      const GmmaDescriptor desc_b =
-          make_gmma_descriptor(smem_address(smem.b[state.index]), 16, Config::kSmemStrideBytes, GmmaSwizzle::sw128);
+      const uint32_t a_stage = smem_address(smem.a[state.index]);
+      const uint32_t b_stage = smem_address(smem.b[state.index]);
       arch::wgmma_fence();
-      // k-block kk starts kk × 16 elements (32 bytes) into each swizzled row: the hardware applies
-      // the swizzle to the full address, so stepping the start address is how K advances.
       STRATA_UNROLL
       for (int kk = 0; kk < BK / Config::kMmaK; ++kk) {
-        constexpr int step = Config::kMmaK * int(sizeof(T));
-        Mma::fma(acc, (desc_a + kk * step).desc, (desc_b + kk * step).desc, arch::WgmmaScaleD::accumulate);
+        const GmmaDescriptor desc_b = OperandB::template descriptor<BN, Config::kMmaK>(b_stage, 0, kk);
+        STRATA_UNROLL
+        for (int mi = 0; mi < kMmaM; ++mi) {
+          const GmmaDescriptor desc_a = OperandA::template descriptor<64, Config::kMmaK>(a_stage, row0 + 64 * mi, kk);
+          Mma::fma(acc[mi], desc_a.desc, desc_b.desc, arch::WgmmaScaleD::accumulate);
+        }
       }
       arch::wgmma_commit_group();
       arch::wgmma_wait_group<1>();  // the batch before this one is done: its stage is free
@@ -88,11 +124,30 @@ struct Sm90Mainloop {
     arch::wgmma_wait_group<0>();
     if (k_tiles > 0 && signals) pipe.consumer_release(previous);
     STRATA_UNROLL
-    for (int i = 0; i < BN / 2; ++i) arch::wgmma_fence_operand(acc[i]);
+    for (int mi = 0; mi < kMmaM; ++mi) {
+      STRATA_UNROLL
+      for (int i = 0; i < BN / 2; ++i) arch::wgmma_fence_operand(acc[mi][i]);
+    }
   }
 
  private:
   STRATA_DEVICE static uint32_t smem_address(void const* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
+
+  // This CTA's share (group rank `rank` of `Split`) of one operand's boxes of a stage.
+  template <class Operand, int Split>
+  STRATA_DEVICE static void load_boxes(CUtensorMap const* map, uint64_t* full, T* stage, int rank, uint16_t mask,
+                                       int row0, int k0, int batch) {
+    STRATA_UNROLL
+    for (int j = 0; j < Operand::kBoxes; ++j) {
+      if (j % Split != rank) continue;
+      const auto c = Operand::box_coords(row0, k0, batch, j);
+      T* dst = stage + j * Operand::kBoxElements;
+      if constexpr (Split == 1)
+        arch::tma_load(map, full, dst, c.c0, c.c1, c.c2);
+      else
+        arch::tma_load_multicast(map, full, mask, dst, c.c0, c.c1, c.c2);
+    }
+  }
 };
 
 }  // namespace strata

@@ -49,9 +49,13 @@ template <int Stages>
 struct Sm90Pipeline {
   using State = PipelineState<Stages>;
   Sm90PipelineStorage<Stages>& barriers;
+  // The cluster CTAs (bit r: rank r) whose producers write into this CTA's stages, this one
+  // included: a consumer releases each stage to all of them. 1: no cluster, releases stay local.
+  uint32_t release_mask = 1;
 
-  // By one thread before any use (then a CTA barrier): full barriers complete on the producer's
-  // one arrival plus its transaction bytes, empty ones on `consumer_arrivals` releases.
+  // By one thread before any use (then a CTA or cluster barrier): full barriers complete on the
+  // producer's one arrival plus its transaction bytes (its own TMA and its peers' multicasts), empty
+  // ones on `consumer_arrivals` releases (every consumer warp of every CTA writing into it).
   STRATA_DEVICE static void init(Sm90PipelineStorage<Stages>& b, uint32_t consumer_arrivals) {
     for (int s = 0; s < Stages; ++s) {
       arch::mbarrier_init(&b.full[s], 1);
@@ -60,8 +64,14 @@ struct Sm90Pipeline {
     arch::fence_mbarrier_init();
   }
 
-  // Producer: waits until every consumer released stage s.
-  STRATA_DEVICE void producer_acquire(State s) const { wait(&barriers.empty[s.index], s.phase ^ 1u); }
+  // Producer: waits until every consumer released stage s (in every CTA its multicasts reach:
+  // their releases arrive here, acquired at cluster scope).
+  STRATA_DEVICE void producer_acquire(State s) const {
+    if (release_mask == 1u)
+      wait<arch::WaitScope::cta>(&barriers.empty[s.index], s.phase ^ 1u);
+    else
+      wait<arch::WaitScope::cluster>(&barriers.empty[s.index], s.phase ^ 1u);
+  }
   // Producer: arrives on stage s's full barrier, expecting `bytes` of TMA transactions.
   STRATA_DEVICE void producer_expect(State s, uint32_t bytes) const {
     arch::mbarrier_arrive_expect_tx(&barriers.full[s.index], bytes);
@@ -70,17 +80,25 @@ struct Sm90Pipeline {
   STRATA_DEVICE uint64_t* full_barrier(State s) const { return &barriers.full[s.index]; }
 
   // Consumer: waits until stage s is full.
-  STRATA_DEVICE void consumer_wait(State s) const { wait(&barriers.full[s.index], s.phase); }
+  STRATA_DEVICE void consumer_wait(State s) const { wait<arch::WaitScope::cta>(&barriers.full[s.index], s.phase); }
 
-  // Consumer: one of the consumer_arrivals releases of stage s.
-  STRATA_DEVICE void consumer_release(State s) const { arch::mbarrier_arrive(&barriers.empty[s.index]); }
+  // Consumer: one of the consumer_arrivals releases of stage s, to every CTA of release_mask.
+  STRATA_DEVICE void consumer_release(State s) const {
+    if (release_mask == 1u) {
+      arch::mbarrier_arrive(&barriers.empty[s.index]);
+      return;
+    }
+    for (uint32_t m = release_mask, r = 0; m != 0; m >>= 1, ++r)
+      if (m & 1u) arch::mbarrier_arrive_cluster(&barriers.empty[s.index], r);
+  }
 
   // Bounded like arch::mbarrier_wait_parity, but it traps in line instead of calling the
   // out-of-line report: a call anywhere in a kernel with wgmma makes ptxas serialize them (C7510).
+  template <arch::WaitScope Scope>
   STRATA_DEVICE static void wait(uint64_t* bar, uint32_t parity) {
-    if (arch::mbarrier_try_wait_parity(bar, parity)) return;
+    if (arch::mbarrier_try_wait_parity<Scope>(bar, parity)) return;
     const uint64_t start = arch::detail::global_timer_ns();
-    while (!arch::mbarrier_try_wait_parity(bar, parity)) {
+    while (!arch::mbarrier_try_wait_parity<Scope>(bar, parity)) {
       if (arch::detail::global_timer_ns() - start > STRATA_MBARRIER_TIMEOUT_NS) __trap();
     }
   }

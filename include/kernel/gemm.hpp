@@ -86,6 +86,10 @@ class Gemm {
     return Kernel::launch(params_, stream, options);
   }
 
+  // The launch shape of the prepared GEMM (for logs and benches: which CTAs run it).
+  dim3 grid() const { return Kernel::grid(params_); }
+  dim3 cluster() const { return Kernel::cluster(); }
+
   // initialize + run.
   Status operator()(Arguments const& a, void* workspace = nullptr, size_t workspace_bytes = 0,
                     cudaStream_t stream = nullptr) {

@@ -1,12 +1,17 @@
-// Strata floor 4: the Hopper GEMM kernel, persistent and warp-specialized (cooperative: the
-// consumer warpgroups share one BM × BN tile, 64 rows each). One CTA per SM walks the output tiles
-// of all batches, g = blockIdx.x, blockIdx.x + gridDim.x, ..., in the grouped order of the tile
-// scheduler:
+// Strata floor 4: the Hopper GEMM kernel, persistent and warp-specialized. One CTA per SM (in
+// clusters of ClusterM × ClusterN) walks the output tiles of all batches: cluster c takes the
+// cluster tiles c, c + clusters, ... in the grouped order of the tile scheduler, and each CTA of
+// the cluster its own tile of one:
 //
 //   producer warpgroup (40 registers):  one thread TMAs the K tiles of each of its tiles into the
-//                                       ring of stages (collective/sm90_mainloop.hpp)
+//                                       ring of stages, multicasting what its cluster shares
+//                                       (collective/sm90_mainloop.hpp)
 //   consumer warpgroups (232 registers): wgmma over the ring, then the epilogue functor on the
 //                                       accumulators and the stores (collective/sm90_epilogue.hpp)
+//       cooperative: both warpgroups on every tile, BM / 2 rows each
+//       pingpong:    warpgroup w on the CTA's tiles w, w + 2, ...; their mainloops take turns
+//                    (an ordered pair of named barriers), so one's epilogue overlaps the other's
+//                    mainloop
 //
 // The producer runs ahead across tiles, so the next tile's operands land while the consumers
 // store the last one. Host side: the kernel contract of gemm.hpp (can_implement ... launch).
@@ -52,9 +57,14 @@ struct Sm90GemmKernel {
   using Epilogue = Sm90Epilogue<Config, TD, Functor>;
   using SharedStorage = typename Mainloop::SharedStorage;
   static constexpr int BM = Config::BM, BN = Config::BN, BK = Config::BK;
+  static constexpr int ClusterM = Config::ClusterM, ClusterN = Config::ClusterN;
+  static constexpr int kClusterSize = Config::kClusterSize;
   static constexpr int kThreads = Config::kThreads;
+  static constexpr bool kPingpong = Config::pingpong;
   // The storage, plus room to align its start to 1024 bytes (dynamic shared memory is not).
   static constexpr int smem_bytes = int(sizeof(SharedStorage)) + 1024;
+  // Named barriers of the ping-pong turns (0 is __syncthreads'; the epilogue may use 1 and 2).
+  static constexpr int kTurnBarrier = 3;
 
   // TMA descriptors first: CUDA 13 declares CUtensorMap alignas(128), and the parameter block
   // takes that alignment (a __grid_constant__ descriptor must stay aligned in parameter space).
@@ -64,8 +74,9 @@ struct Sm90GemmKernel {
     typename Epilogue::Arguments epilogue;
     int64_t batch_stride_c, batch_stride_d;
     int m, n, k_tiles;
-    int total_tiles;  // over all batches
-    GroupedTileScheduler scheduler;
+    int batched_a, batched_b;  // 0: every batch reads batch 0 of the operand (batch stride 0)
+    int total_tiles;  // cluster tiles over all batches
+    GroupedTileScheduler scheduler;  // over cluster tiles (BM · ClusterM) × (BN · ClusterN)
   };
 
   static auto entry() { return &sm90_gemm_kernel<Sm90GemmKernel>; }
@@ -74,42 +85,91 @@ struct Sm90GemmKernel {
     const uint32_t raw = static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw));
     auto& smem = *reinterpret_cast<SharedStorage*>(smem_raw + ((1024u - raw % 1024u) % 1024u));
     const int warpgroup = int(threadIdx.x) / 128;
+    const Sm90ClusterPosition at = kClusterSize == 1
+                                       ? Sm90ClusterPosition{}
+                                       : Sm90ClusterPosition::make<ClusterM, ClusterN>(arch::cluster_cta_rank());
     if (threadIdx.x == 0) {
-      Mainloop::Pipeline::init(smem.pipeline, Mainloop::kConsumerArrivals);
+      Mainloop::Pipeline::init(smem.pipeline, Mainloop::consumer_arrivals(Mainloop::kWriters));
       if (p.k_tiles > 0) {
         arch::prefetch_tensormap(&p.tma_a);
         arch::prefetch_tensormap(&p.tma_b);
       }
     }
-    __syncthreads();
-    typename Mainloop::Pipeline pipe{smem.pipeline};
+    // Every CTA's barriers exist before a peer multicasts into them or releases a stage.
+    if constexpr (kClusterSize > 1)
+      arch::cluster_sync();
+    else
+      __syncthreads();
+    typename Mainloop::Pipeline pipe{smem.pipeline, at.writers};
     typename Mainloop::State state{};
+    const int cluster = int(blockIdx.x) / kClusterSize, clusters = int(gridDim.x) / kClusterSize;
     if (warpgroup == 0) {
       arch::setmaxnreg_dec<Config::kProducerRegisters>();
       if (threadIdx.x == 0) {
-        for (int g = int(blockIdx.x); g < p.total_tiles; g += int(gridDim.x)) {
-          const TileCoord tile = p.scheduler.global_tile(g);
-          Mainloop::load(pipe, state, smem, &p.tma_a, &p.tma_b, tile.m * BM, tile.n * BN, tile.batch, p.k_tiles);
+        for (int g = cluster; g < p.total_tiles; g += clusters) {
+          const TileCoord tile = cta_tile(p, g, at);
+          Mainloop::load(pipe, state, smem, &p.tma_a, &p.tma_b, at, tile.m * BM, tile.n * BN,
+                         tile.batch * p.batched_a, tile.batch * p.batched_b, 0, p.k_tiles);
         }
       }
     } else {
       arch::setmaxnreg_inc<Config::kConsumerRegisters>();
       const int consumer = warpgroup - 1;
+      const int t = int(threadIdx.x) % 128;
       typename Mainloop::Accumulators acc;
-      for (int g = int(blockIdx.x); g < p.total_tiles; g += int(gridDim.x)) {
-        const TileCoord tile = p.scheduler.global_tile(g);
-        Mainloop::mma(pipe, state, smem, consumer, p.k_tiles, acc);
-        auto out = p.epilogue;
-        out.D += tile.batch * p.batch_stride_d;
-        if (out.C != nullptr) out.C += tile.batch * p.batch_stride_c;
-        Epilogue::store(out, p.m, p.n, tile.m * BM + 64 * consumer, tile.n * BN, acc, int(threadIdx.x) % 128);
+      if constexpr (kPingpong) {
+        // Warpgroup 1 gives warpgroup 0 the first turn; each passes the turn on after its mainloop
+        // unless the other has no tile left.
+        if (consumer == 1) arch::named_barrier_arrive(kTurnBarrier + 0, 256);
+        int i = 0;
+        for (int g = cluster; g < p.total_tiles; g += clusters, ++i) {
+          if (i % 2 != consumer) {
+            state = state.advanced(p.k_tiles);  // the other warpgroup's stages
+            continue;
+          }
+          const TileCoord tile = cta_tile(p, g, at);
+          arch::named_barrier_sync(kTurnBarrier + consumer, 256);
+          Mainloop::mma(pipe, state, smem, 0, p.k_tiles, acc);
+          if (g + clusters < p.total_tiles) arch::named_barrier_arrive(kTurnBarrier + (1 - consumer), 256);
+          store_tile(p, tile, 0, acc, t);
+        }
+      } else {
+        for (int g = cluster; g < p.total_tiles; g += clusters) {
+          const TileCoord tile = cta_tile(p, g, at);
+          const int row0 = consumer * Config::kWarpgroupRows;
+          Mainloop::mma(pipe, state, smem, row0, p.k_tiles, acc);
+          store_tile(p, tile, row0, acc, t);
+        }
       }
     }
+    // No CTA leaves while a peer may still multicast into it or release one of its stages.
+    if constexpr (kClusterSize > 1) arch::cluster_sync();
+  }
+
+  // This CTA's tile of cluster tile g.
+  STRATA_DEVICE static TileCoord cta_tile(Params const& p, int g, Sm90ClusterPosition const& at) {
+    TileCoord tile = p.scheduler.global_tile(g);
+    tile.m = tile.m * ClusterM + at.m;
+    tile.n = tile.n * ClusterN + at.n;
+    return tile;
+  }
+
+  // The consumer warpgroup's rows [row0, row0 + kWarpgroupRows) of `tile` out through the epilogue.
+  STRATA_DEVICE static void store_tile(Params const& p, TileCoord const& tile, int row0,
+                                       typename Mainloop::Accumulators const& acc, int t) {
+    auto out = p.epilogue;
+    out.D += tile.batch * p.batch_stride_d;
+    if (out.C != nullptr) out.C += tile.batch * p.batch_stride_c;
+    STRATA_UNROLL
+    for (int mi = 0; mi < Config::kMmaM; ++mi)
+      Epilogue::store(out, p.m, p.n, tile.m * BM + row0 + 64 * mi, tile.n * BN, acc[mi], t);
   }
 
   // ---- The host side: the kernel contract (gemm.hpp calls these in order) --------------------
 
   using Arguments = GemmArguments<ElementA, ElementB, ElementC, ElementD, Functor>;
+  using OperandA = typename Config::OperandA;
+  using OperandB = typename Config::OperandB;
 
   static Status can_implement(Arguments const& a) {
     if (Status s = detail::check_problem_shape(a); !s) return s;
@@ -119,25 +179,17 @@ struct Sm90GemmKernel {
     if (a.m == 0 || a.n == 0) return Status::success();
     if (a.D == nullptr) return {StatusCode::null_pointer, "D is null"};
     if (a.k > 0) {
-      if (Status s = check_tma_operand("A", a.A, a.lda, a.batch_stride_a, a.k, a.batch_count); !s) return s;
-      if (Status s = check_tma_operand("B", a.B, a.ldb, a.batch_stride_b, a.k, a.batch_count); !s) return s;
-      // The boxes against TMA's own rules (no GPU needed).
-      TmaEncodeArgs ta, tb;
-      if (Status s = make_tma_args(ta, a.A, global_layout(a.m, a.k, a.lda, a.batch_stride_a, a.batch_count),
-                                   typename Config::TmaBoxA{});
-          !s)
-        return {s.code(), "A: " + s.message()};
-      if (Status s = make_tma_args(tb, a.B, global_layout(a.n, a.k, a.ldb, a.batch_stride_b, a.batch_count),
-                                   typename Config::TmaBoxB{});
-          !s)
-        return {s.code(), "B: " + s.message()};
+      if (Status s = check_tma_operand<OperandA>("A", a.A, a.lda, a.batch_stride_a, a.m, a.k, a.batch_count); !s)
+        return s;
+      if (Status s = check_tma_operand<OperandB>("B", a.B, a.ldb, a.batch_stride_b, a.n, a.k, a.batch_count); !s)
+        return s;
     }
-    if (Status s = check_output("D", a.D, a.ldd, a.batch_stride_d, a.n, a.batch_count); !s) return s;
+    if (Status s = check_output("D", a.D, a.ldd, a.n); !s) return s;
     if (Status s = detail::check_output_and_epilogue(a); !s) return s;
     if (a.epilogue.reads_source()) {
-      if (Status s = check_output("C", a.C, a.ldc, a.batch_stride_c, a.n, a.batch_count); !s) return s;
+      if (Status s = check_output("C", a.C, a.ldc, a.n); !s) return s;
     }
-    if (tile_count(a) * a.batch_count > std::numeric_limits<int>::max())
+    if (cluster_tile_count(a) * a.batch_count > std::numeric_limits<int>::max())
       return {StatusCode::problem_too_large, "more output tiles over all batches than an int counts (2^31 - 1)"};
     return detail::check_shared_memory(smem_bytes, detail::max_shared_memory_per_block());
   }
@@ -154,25 +206,32 @@ struct Sm90GemmKernel {
     p.batch_stride_d = a.batch_stride_d;
     p.m = a.m, p.n = a.n;
     p.k_tiles = (a.k + BK - 1) / BK;
-    p.scheduler = GroupedTileScheduler::make(a.m, a.n, BM, BN, a.batch_count, 1, a.raster_group, a.raster_order);
-    p.total_tiles = int(tile_count(a) * a.batch_count);
+    p.batched_a = a.batch_count > 1 && a.batch_stride_a != 0;
+    p.batched_b = a.batch_count > 1 && a.batch_stride_b != 0;
+    p.scheduler = GroupedTileScheduler::make(a.m, a.n, BM * ClusterM, BN * ClusterN, a.batch_count, 1, a.raster_group,
+                                             a.raster_order);
+    p.total_tiles = int(cluster_tile_count(a) * a.batch_count);
     if (p.k_tiles > 0 && p.total_tiles > 0) {
-      const Status sa = make_tma_descriptor(p.tma_a, a.A, global_layout(a.m, a.k, a.lda, a.batch_stride_a, a.batch_count),
-                                            typename Config::TmaBoxA{});
-      const Status sb = make_tma_descriptor(p.tma_b, a.B, global_layout(a.n, a.k, a.ldb, a.batch_stride_b, a.batch_count),
-                                            typename Config::TmaBoxB{});
+      const Status sa = make_tma_descriptor(
+          p.tma_a, a.A, OperandA::global_layout(a.m, a.k, a.lda, a.batch_stride_a, operand_batches(a.batch_count, a.batch_stride_a)),
+          typename OperandA::TmaBox{});
+      const Status sb = make_tma_descriptor(
+          p.tma_b, a.B, OperandB::global_layout(a.n, a.k, a.ldb, a.batch_stride_b, operand_batches(a.batch_count, a.batch_stride_b)),
+          typename OperandB::TmaBox{});
       if (!sa || !sb) p.total_tiles = -1;  // launch() refuses
     }
     return p;
   }
 
-  // Persistent: one CTA per SM (the tile holds an SM's shared memory), never more than the tiles.
+  // Persistent: as many clusters as the GPU holds at once (one CTA per SM: the tile holds an SM's
+  // shared memory), never more than the cluster tiles.
   static dim3 grid(Params const& p) {
-    const int sms = detail::sm_count();
-    return dim3(unsigned(p.total_tiles < sms ? p.total_tiles : sms));
+    const int resident = resident_clusters();
+    const int clusters = p.total_tiles < resident ? p.total_tiles : resident;
+    return dim3(unsigned(clusters * kClusterSize));
   }
   static dim3 block() { return dim3(kThreads); }
-  static dim3 cluster() { return dim3(1, 1, 1); }
+  static dim3 cluster() { return dim3(kClusterSize, 1, 1); }
 
   static Status launch(Params const& p, cudaStream_t stream, LaunchOptions const& = {}) {
     if (p.total_tiles < 0) return {StatusCode::cuda_error, "the driver refused to encode a TMA descriptor"};
@@ -180,44 +239,98 @@ struct Sm90GemmKernel {
     const auto kernel = entry();
     if (cudaError_t e = detail::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem_bytes); e != cudaSuccess)
       return {StatusCode::cuda_error, std::string("cudaFuncSetAttribute: ") + cudaGetErrorString(e)};
-    kernel<<<grid(p), block(), smem_bytes, stream>>>(p);
-    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+    cudaLaunchConfig_t config{};
+    config.gridDim = grid(p);
+    config.blockDim = block();
+    config.dynamicSmemBytes = size_t(smem_bytes);
+    config.stream = stream;
+    cudaLaunchAttribute attributes[1]{};
+    attributes[0].id = cudaLaunchAttributeClusterDimension;
+    attributes[0].val.clusterDim.x = unsigned(kClusterSize);
+    attributes[0].val.clusterDim.y = 1;
+    attributes[0].val.clusterDim.z = 1;
+    config.attrs = attributes;
+    config.numAttrs = kClusterSize > 1 ? 1 : 0;
+    if (cudaError_t e = cudaLaunchKernelEx(&config, kernel, p); e != cudaSuccess)
       return {StatusCode::cuda_error, std::string("GEMM launch: ") + cudaGetErrorString(e)};
     return Status::success();
   }
 
-  static long long tile_count(Arguments const& a) {
-    return (static_cast<long long>(a.m) + BM - 1) / BM * ((static_cast<long long>(a.n) + BN - 1) / BN);
+  // Output tiles of one batch, counted in clusters' tiles (each CTA of a cluster takes one; those
+  // past the matrix's edge load zeros and store nothing).
+  static long long cluster_tile_count(Arguments const& a) {
+    const long long cm = (static_cast<long long>(a.m) + BM * ClusterM - 1) / (BM * ClusterM);
+    const long long cn = (static_cast<long long>(a.n) + BN * ClusterN - 1) / (BN * ClusterN);
+    return cm * cn;
   }
 
  private:
-  // A K-major operand as TMA's global tensor: (rows, K, batches), strides (ld, 1, batch stride).
-  static auto global_layout(int rows, int k, int64_t ld, int64_t batch_stride, int batches) {
-    return make_layout(make_shape(int64_t(rows), int64_t(k), int64_t(batches)),
-                       make_stride(ld, int64_t(1), batches > 1 ? batch_stride : int64_t(rows) * ld));
+  // Batches an operand's TMA tensor has: one when every batch reads the same matrix (stride 0).
+  static int operand_batches(int batches, int64_t batch_stride) { return batch_stride == 0 ? 1 : batches; }
+
+  // Clusters of this kernel the GPU runs at once (SMs for single CTAs); the SM count when it cannot say.
+  static int resident_clusters() {
+    if constexpr (kClusterSize == 1) {
+      return detail::sm_count();
+    } else {
+      static const int clusters = [] {
+        const auto kernel = entry();
+        cudaLaunchConfig_t config{};
+        config.gridDim = dim3(unsigned(kClusterSize));
+        config.blockDim = block();
+        config.dynamicSmemBytes = size_t(smem_bytes);
+        cudaLaunchAttribute attribute{};
+        attribute.id = cudaLaunchAttributeClusterDimension;
+        attribute.val.clusterDim.x = unsigned(kClusterSize);
+        attribute.val.clusterDim.y = 1;
+        attribute.val.clusterDim.z = 1;
+        config.attrs = &attribute;
+        config.numAttrs = 1;
+        int n = 0;
+        if (detail::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem_bytes) != cudaSuccess ||
+            cudaOccupancyMaxActiveClusters(&n, kernel, &config) != cudaSuccess || n <= 0) {
+          cudaGetLastError();  // clear it: the launch reports real errors
+          return detail::sm_count() / kClusterSize;
+        }
+        return n;
+      }();
+      return clusters;
+    }
   }
 
-  template <class T>
-  static Status check_tma_operand(const char* name, T const* ptr, int64_t ld, int64_t batch_stride, int k, int batches) {
+  // TMA's rules for an operand: the pointer and every stride but the contiguous one's 16-byte
+  // aligned, the leading dimension covering the contiguous extent.
+  template <class Operand, class T>
+  static Status check_tma_operand(const char* name, T const* ptr, int64_t ld, int64_t batch_stride, int rows, int k,
+                                  int batches) {
     const std::string n(name), ld_name = "ld" + std::string(1, char(name[0] + 32));
     if (ptr == nullptr) return {StatusCode::null_pointer, n + " is null while k > 0"};
     if (reinterpret_cast<uintptr_t>(ptr) % 16 != 0)
       return {StatusCode::misaligned_pointer, n + " must be 16-byte aligned (TMA reads it)"};
-    if (ld < k) return {StatusCode::invalid_leading_dim, ld_name + " (" + std::to_string(ld) +
-                                                             ") is smaller than the contiguous extent of " + n + " (" +
-                                                             std::to_string(k) + ")"};
+    const int64_t extent = Operand::contiguous_extent(rows, k);
+    if (ld < extent)
+      return {StatusCode::invalid_leading_dim, ld_name + " (" + std::to_string(ld) +
+                                                   ") is smaller than the contiguous extent of " + n + " (" +
+                                                   std::to_string(extent) + ")"};
     if ((ld * int64_t(sizeof(T))) % 16 != 0)
       return {StatusCode::misaligned_leading_dim, ld_name + " (" + std::to_string(ld) + ") must be a multiple of " +
                                                       std::to_string(16 / sizeof(T)) + " elements (16 bytes: TMA)"};
+    batches = operand_batches(batches, batch_stride);
     if (batches > 1 && (batch_stride * int64_t(sizeof(T))) % 16 != 0)
       return {StatusCode::misaligned_leading_dim, "the batch stride of " + n + " must be a multiple of " +
                                                       std::to_string(16 / sizeof(T)) + " elements (16 bytes: TMA)"};
+    // The box against TMA's own rules (no GPU needed).
+    TmaEncodeArgs args;
+    if (Status s = make_tma_args(args, ptr, Operand::global_layout(rows, k, ld, batch_stride, batches),
+                                 typename Operand::TmaBox{});
+        !s)
+      return {s.code(), n + ": " + s.message()};
     return Status::success();
   }
 
   // C and D go through plain stores: element alignment and a leading dimension of at least n.
   template <class T>
-  static Status check_output(const char* name, T const* ptr, int64_t ld, int64_t, int n, int) {
+  static Status check_output(const char* name, T const* ptr, int64_t ld, int n) {
     const std::string nm(name), ld_name = "ld" + std::string(1, char(name[0] + 32));
     if (reinterpret_cast<uintptr_t>(ptr) % alignof(T) != 0)
       return {StatusCode::misaligned_pointer, nm + " must be aligned to its element size"};

@@ -3,10 +3,7 @@
 // and the tile shapes 128 × 256 and 64 × 128. Fresh random operands, D poisoned, every element
 // against a double reference; padding and batch gaps checked untouched. Runs only on compute
 // capability 9.0 (the kernel is sm_90a code).
-#include <kernel/gemm.hpp>
-#include <kernel/sm90_gemm.hpp>
-
-#include "sm80_gemm_harness.cuh"
+#include "sm90_gemm_sweep.cuh"
 
 namespace {
 using namespace strata;
@@ -14,29 +11,7 @@ using namespace strata::test;
 using BF16 = __nv_bfloat16;
 
 template <class T, int BM, int BN>
-using Config = Sm90GemmConfig<T, RowMajor, ColumnMajor, BM, BN, 64, 4>;
-
-const Shape3 kShapes[] = {{1, 1, 1},       {7, 7, 7},        {129, 257, 129}, {1000, 1000, 1000},
-                          {4097, 129, 77}, {1, 4097, 1000}, {300, 300, 4096}, {129, 1, 0}};
-
-template <class Kernel>
-void sm90_sweep(uint64_t seed, const char* what) {
-  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
-  for (Shape3 s : kShapes) {
-    for (bool with_c : {false, true}) {
-      GemmProblem<Kernel> p(s, seed += 7, ProblemLayout{.batches = with_c ? 2 : 1, .pad_d = 8, .gap_d = 5, .with_c = with_c});
-      auto args = p.arguments();
-      const float alpha = with_c ? 0.75f : 1.f, beta = with_c ? -1.5f : 0.f;
-      args.epilogue = LinearCombination{{alpha, beta}};
-      const std::string label = std::string(what) + (with_c ? ", beta, 2 batches" : "");
-      const Status st = Gemm<Kernel>::can_implement(args);
-      ASSERT_TRUE(bool(st)) << label << " " << describe(s) << ": " << st.message();
-      ASSERT_TRUE(bool(p.run(args))) << label << " " << describe(s);
-      p.check([&](int i, int j, int bt, double ref) { return alpha * ref + (with_c ? beta * p.source(i, j, bt) : 0.0); },
-              label, alpha);
-    }
-  }
-}
+using Config = Sm90TestConfig<T, RowMajor, ColumnMajor, BM, BN>;
 
 TEST(Sm90Gemm, Bf16_128x256) { sm90_sweep<Sm90GemmKernel<Config<BF16, 128, 256>, BF16, LinearCombination>>(10, "bf16 128x256"); }
 TEST(Sm90Gemm, F16InF32Out_128x128) {

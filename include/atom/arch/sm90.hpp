@@ -109,17 +109,20 @@ STRATA_DEVICE __forceinline__ void mbarrier_expect_tx(uint64_t* bar, uint32_t by
 #endif
 }
 
-// mapa.shared::cluster.u32 + mbarrier.arrive.release.cluster.shared::cluster.b64: one arrival on
-// the barrier at the same shared-memory offset in CTA `cta_rank` of the cluster (releasing this
-// thread's prior memory accesses at cluster scope): how a consumer frees a stage whose data another
-// CTA's producer multicast into it. `cta_rank` may be this CTA's own rank.
+// mapa.shared::cluster.u32 + mbarrier.arrive.shared::cluster.b64: one arrival on the barrier at
+// the same shared-memory offset in CTA `cta_rank` of the cluster: how a consumer frees a stage
+// whose data another CTA's producer multicast into it. `cta_rank` may be this CTA's own rank. The
+// default (CTA-scope) release: a cluster-scope one makes each arrival wait for the thread's
+// outstanding global stores, which halved a clustered GEMM (bench/RESULTS.md, eleventh session);
+// what the arrival hands over is shared memory read by wgmma, whose completion the consumer has
+// already waited for.
 STRATA_DEVICE __forceinline__ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t cta_rank) {
 #if defined(STRATA_ARCH_SM90_ENABLED)
   asm volatile(
       "{\n"
       "  .reg .b32 remote;\n"
       "  mapa.shared::cluster.u32 remote, %0, %1;\n"
-      "  mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "  mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
       "}\n" ::"r"(detail::cta_shared_address(bar)),
       "r"(cta_rank)
       : "memory");
@@ -215,6 +218,27 @@ STRATA_DEVICE __forceinline__ void mbarrier_wait_parity(uint64_t* bar, uint32_t 
 STRATA_DEVICE __forceinline__ void fence_proxy_async_shared() {
 #if defined(STRATA_ARCH_SM90_ENABLED)
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// bar.sync id, threads: waits until `threads` threads (a multiple of 32, whole warps) have arrived
+// at named barrier `id` (1 .. 15; 0 is __syncthreads'), ordering their shared-memory accesses.
+// Every thread of a warp executes it together: how one warpgroup meets without the rest of the CTA.
+STRATA_DEVICE __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
+// bar.arrive id, threads: counts this warp's arrival at named barrier `id` without waiting: the
+// signalling half of an ordered hand-over, whose other side waits with named_barrier_sync.
+STRATA_DEVICE __forceinline__ void named_barrier_arrive(uint32_t id, uint32_t threads) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 #else
   STRATA_ARCH_SM90_UNSUPPORTED();
 #endif

@@ -15,9 +15,9 @@ namespace strata::arch {
 // ---------------------------------------------------------------------------------------------
 // TMA: one thread moves a whole box between global and shared memory, described by a CUtensorMap
 // (tma.hpp builds it). Coordinates are element indices in TMA's dimension order (dimension 0 is
-// the contiguous one), never negative (on the H200 a store whose box starts before the tensor
-// raises an illegal instruction; the library's boxes start inside it): the parts of a box past the
-// tensor's far edges read as zeros and are not written. The descriptor is a __grid_constant__
+// the contiguous one), never negative, and dimension 0's a multiple of 16 bytes of elements (the
+// H200 raises an illegal instruction otherwise; the library's boxes start at tile corners): the
+// parts of a box past the tensor's far edges read as zeros and are not written. The descriptor is a __grid_constant__
 // kernel parameter (or in global/constant memory). The shared-memory box is 128-byte aligned, and aligned to its swizzle's repeat (256, 512 or
 // 1024 bytes for 32, 64 or 128-byte swizzles) so that the swizzle lines up with the box's layout.
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,46 @@
+// The shape sweep every Hopper GEMM configuration runs (test/kernel/sm90_gemm_*_test.cu): 1, 7,
+// 129, 1000 and 4097 in each dimension, K = 0, each shape alone and again with alpha, beta and C
+// over two batches (one of them with every batch reading the same B); fresh random operands, D
+// poisoned, every element against the double reference, padding and batch gaps checked untouched.
+#pragma once
+
+#include <kernel/gemm.hpp>
+#include <kernel/sm90_gemm.hpp>
+
+#include <string>
+
+#include "sm80_gemm_harness.cuh"
+
+namespace strata::test {
+
+inline constexpr Shape3 kSm90Shapes[] = {{1, 1, 1},       {7, 7, 7},       {129, 257, 129}, {1000, 1000, 1000},
+                                         {4097, 129, 77}, {1, 4097, 1000}, {300, 300, 4096}, {129, 1, 0}};
+
+template <class Kernel>
+void sm90_sweep(uint64_t seed, const char* what) {
+  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+  int variant = 0;
+  for (Shape3 s : kSm90Shapes) {
+    for (bool with_c : {false, true}) {
+      const bool shared_b = with_c && (variant++ % 4 == 1);
+      ProblemLayout layout{.batches = with_c ? 2 : 1, .pad_d = 8, .gap_d = 5, .shared_b = shared_b, .with_c = with_c};
+      GemmProblem<Kernel> p(s, seed += 7, layout);
+      auto args = p.arguments();
+      const float alpha = with_c ? 0.75f : 1.f, beta = with_c ? -1.5f : 0.f;
+      args.epilogue = LinearCombination{{alpha, beta}};
+      const std::string label =
+          std::string(what) + (with_c ? ", beta, 2 batches" : "") + (shared_b ? ", one B for both" : "");
+      const Status st = Gemm<Kernel>::can_implement(args);
+      ASSERT_TRUE(bool(st)) << label << " " << describe(s) << ": " << st.message();
+      ASSERT_TRUE(bool(p.run(args))) << label << " " << describe(s);
+      p.check([&](int i, int j, int bt, double ref) { return alpha * ref + (with_c ? beta * p.source(i, j, bt) : 0.0); },
+              label, alpha);
+    }
+  }
+}
+
+template <class T, class LA, class LB, int BM, int BN, Sm90Schedule S = Sm90Schedule::cooperative, int CM = 1,
+          int CN = 1>
+using Sm90TestConfig = Sm90GemmConfig<T, LA, LB, BM, BN, 128 / int(sizeof(T)), 4, S, CM, CN>;
+
+}  // namespace strata::test
