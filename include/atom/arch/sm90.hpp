@@ -208,6 +208,18 @@ STRATA_DEVICE __forceinline__ void mbarrier_wait_parity(uint64_t* bar, uint32_t 
   }
 }
 
+// As mbarrier_wait_parity, bounded the same way, but a timeout traps at once, without the report:
+// no function call, so a caller holding many live registers (an epilogue's accumulators) spills
+// none of them around the wait.
+template <WaitScope Scope = WaitScope::cta>
+STRATA_DEVICE __forceinline__ void mbarrier_wait_parity_or_trap(uint64_t* bar, uint32_t parity) {
+  if (mbarrier_try_wait_parity<Scope>(bar, parity)) return;
+  const uint64_t start = detail::global_timer_ns();
+  while (!mbarrier_try_wait_parity<Scope>(bar, parity)) {
+    if (detail::global_timer_ns() - start > STRATA_MBARRIER_TIMEOUT_NS) __trap();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fences
 // ---------------------------------------------------------------------------------------------
