@@ -305,9 +305,10 @@ inline Status check_tma_args(TmaEncodeArgs const& a) {
   if (a.swizzle_bytes != 0 && a.swizzle_bytes != 32 && a.swizzle_bytes != 64 && a.swizzle_bytes != 128)
     return {StatusCode::unsupported,
             "TMA: the swizzle must be none, 32, 64 or 128 bytes, got " + to_string(a.swizzle_bytes)};
-  if (a.swizzle_bytes != 0 && inner_bytes > a.swizzle_bytes)
+  // A shorter row is laid out by TMA otherwise than the box's swizzle says (seen on the H200).
+  if (a.swizzle_bytes != 0 && inner_bytes != a.swizzle_bytes)
     return {StatusCode::unsupported, "TMA: with a " + to_string(a.swizzle_bytes) +
-                                         "-byte swizzle the box's inner extent must be at most " +
+                                         "-byte swizzle the box's inner extent must be exactly " +
                                          to_string(a.swizzle_bytes) + " bytes (the swizzle span), got " +
                                          to_string(inner_bytes) + " bytes"};
   return {};

@@ -23,14 +23,18 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "../atom/tma.hpp"
 #include "../collective/epilogue_functors.hpp"
 #include "../collective/sm90_epilogue.hpp"
+#include "../collective/sm90_epilogue_tma.hpp"
 #include "../collective/sm90_mainloop.hpp"
 #include "argument_checks.hpp"
 #include "gemm_arguments.hpp"
 #include "launch.hpp"
+#include "sm90_partial_sums.hpp"
+#include "sm90_work.hpp"
 #include "status.hpp"
 #include "tile_scheduler.hpp"
 
@@ -45,7 +49,12 @@ static __global__ void __launch_bounds__(Kernel::kThreads, 1)
 #endif
 }
 
-template <class Config_, class TD, class Functor_>
+// How the epilogue writes D: tma (stmatrix into swizzled staging, asynchronous TMA stores; D's
+// pointer, ldd and batch stride 16-byte aligned, refused otherwise) or plain (each thread stores
+// its elements: any element-aligned D).
+enum class Sm90Store { tma, plain };
+
+template <class Config_, class TD, class Functor_, Sm90Store Store = Sm90Store::tma>
 struct Sm90GemmKernel {
   using Config = Config_;
   using Functor = Functor_;
@@ -54,8 +63,15 @@ struct Sm90GemmKernel {
   using ElementC = TD;
   using ElementD = TD;
   using Mainloop = Sm90Mainloop<Config>;
-  using Epilogue = Sm90Epilogue<Config, TD, Functor>;
-  using SharedStorage = typename Mainloop::SharedStorage;
+  using Epilogue = Sm90Epilogue<Config, TD, Functor>;        // D any alignment: plain stores
+  using TmaEpilogue = Sm90TmaEpilogue<Config, TD, Functor>;  // D as TMA reads it: stmatrix + TMA stores
+  static constexpr bool kTmaStores = Store == Sm90Store::tma;
+  struct NoStorage {};
+  using PartialSums = Sm90PartialSums<Config>;
+  struct SharedStorage {
+    typename Mainloop::SharedStorage mainloop;
+    std::conditional_t<kTmaStores, typename TmaEpilogue::SharedStorage, NoStorage> epilogue;
+  };
   static constexpr int BM = Config::BM, BN = Config::BN, BK = Config::BK;
   static constexpr int ClusterM = Config::ClusterM, ClusterN = Config::ClusterN;
   static constexpr int kClusterSize = Config::kClusterSize;
@@ -71,12 +87,16 @@ struct Sm90GemmKernel {
   struct alignas(128) Params {
     CUtensorMap tma_a;  // (m, k, batches) of A
     CUtensorMap tma_b;  // (n, k, batches) of B
-    typename Epilogue::Arguments epilogue;
+    typename TmaEpilogue::Params tma_epilogue;  // with TMA stores
+    typename Epilogue::Arguments epilogue;     // with plain stores
     int64_t batch_stride_c, batch_stride_d;
     int m, n, k_tiles;
     int batched_a, batched_b;  // 0: every batch reads batch 0 of the operand (batch stride 0)
     int total_tiles;  // cluster tiles over all batches
     GroupedTileScheduler scheduler;  // over cluster tiles (BM · ClusterM) × (BN · ClusterN)
+    Sm90WorkPlan plan;               // the units of the clusters (one CTA each without clusters)
+    typename PartialSums::Workspace workspace;
+    int clusters;                    // the grid, in clusters
   };
 
   static auto entry() { return &sm90_gemm_kernel<Sm90GemmKernel>; }
@@ -88,8 +108,9 @@ struct Sm90GemmKernel {
     const Sm90ClusterPosition at = kClusterSize == 1
                                        ? Sm90ClusterPosition{}
                                        : Sm90ClusterPosition::make<ClusterM, ClusterN>(arch::cluster_cta_rank());
+    if constexpr (kTmaStores) TmaEpilogue::init(smem.epilogue, int(threadIdx.x));
     if (threadIdx.x == 0) {
-      Mainloop::Pipeline::init(smem.pipeline, Mainloop::consumer_arrivals(Mainloop::kWriters));
+      Mainloop::Pipeline::init(smem.mainloop.pipeline, Mainloop::consumer_arrivals(Mainloop::kWriters));
       if (p.k_tiles > 0) {
         arch::prefetch_tensormap(&p.tma_a);
         arch::prefetch_tensormap(&p.tma_b);
@@ -100,16 +121,18 @@ struct Sm90GemmKernel {
       arch::cluster_sync();
     else
       __syncthreads();
-    typename Mainloop::Pipeline pipe{smem.pipeline, at.writers};
+    typename Mainloop::Pipeline pipe{smem.mainloop.pipeline, at.writers};
     typename Mainloop::State state{};
     const int cluster = int(blockIdx.x) / kClusterSize, clusters = int(gridDim.x) / kClusterSize;
+    const int units = p.plan.unit_count(cluster, clusters);
     if (warpgroup == 0) {
       arch::setmaxnreg_dec<Config::kProducerRegisters>();
       if (threadIdx.x == 0) {
-        for (int g = cluster; g < p.total_tiles; g += clusters) {
-          const TileCoord tile = cta_tile(p, g, at);
-          Mainloop::load(pipe, state, smem, &p.tma_a, &p.tma_b, at, tile.m * BM, tile.n * BN,
-                         tile.batch * p.batched_a, tile.batch * p.batched_b, 0, p.k_tiles);
+        for (int u = 0; u < units; ++u) {
+          const Sm90WorkUnit w = p.plan.unit(cluster, clusters, u);
+          const TileCoord tile = cta_tile(p, w.tile, at);
+          Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, tile.m * BM, tile.n * BN,
+                         tile.batch * p.batched_a, tile.batch * p.batched_b, w.k_begin, w.k_end);
         }
       }
     } else {
@@ -117,30 +140,37 @@ struct Sm90GemmKernel {
       const int consumer = warpgroup - 1;
       const int t = int(threadIdx.x) % 128;
       typename Mainloop::Accumulators acc;
+      typename TmaEpilogue::State out{};
       if constexpr (kPingpong) {
         // Warpgroup 1 gives warpgroup 0 the first turn; each passes the turn on after its mainloop
-        // unless the other has no tile left.
+        // unless the other has no unit left.
         if (consumer == 1) arch::named_barrier_arrive(kTurnBarrier + 0, 256);
-        int i = 0;
-        for (int g = cluster; g < p.total_tiles; g += clusters, ++i) {
-          if (i % 2 != consumer) {
-            state = state.advanced(p.k_tiles);  // the other warpgroup's stages
+        for (int u = 0; u < units; ++u) {
+          const Sm90WorkUnit w = p.plan.unit(cluster, clusters, u);
+          if (u % 2 != consumer) {
+            state = state.advanced(w.k_end - w.k_begin);  // the other warpgroup's stages
             continue;
           }
-          const TileCoord tile = cta_tile(p, g, at);
           arch::named_barrier_sync(kTurnBarrier + consumer, 256);
-          Mainloop::mma(pipe, state, smem, 0, p.k_tiles, acc);
-          if (g + clusters < p.total_tiles) arch::named_barrier_arrive(kTurnBarrier + (1 - consumer), 256);
-          store_tile(p, tile, 0, acc, t);
+          Mainloop::mma(pipe, state, smem.mainloop, 0, w.k_end - w.k_begin, acc);
+          if (u + 1 < units) arch::named_barrier_arrive(kTurnBarrier + (1 - consumer), 256);
+          if (w.segments > 1 &&
+              !PartialSums::finish(p.workspace, p.plan, w, 0, consumer, t, acc))
+            continue;
+          store_tile(p, smem, out, cta_tile(p, w.tile, at), consumer, 0, acc, t);
         }
       } else {
-        for (int g = cluster; g < p.total_tiles; g += clusters) {
-          const TileCoord tile = cta_tile(p, g, at);
-          const int row0 = consumer * Config::kWarpgroupRows;
-          Mainloop::mma(pipe, state, smem, row0, p.k_tiles, acc);
-          store_tile(p, tile, row0, acc, t);
+        const int row0 = consumer * Config::kWarpgroupRows;
+        for (int u = 0; u < units; ++u) {
+          const Sm90WorkUnit w = p.plan.unit(cluster, clusters, u);
+          Mainloop::mma(pipe, state, smem.mainloop, row0, w.k_end - w.k_begin, acc);
+          if (w.segments > 1 &&
+              !PartialSums::finish(p.workspace, p.plan, w, consumer, consumer, t, acc))
+            continue;
+          store_tile(p, smem, out, cta_tile(p, w.tile, at), consumer, row0, acc, t);
         }
       }
+      if constexpr (kTmaStores) TmaEpilogue::drain(t);
     }
     // No CTA leaves while a peer may still multicast into it or release one of its stages.
     if constexpr (kClusterSize > 1) arch::cluster_sync();
@@ -154,15 +184,24 @@ struct Sm90GemmKernel {
     return tile;
   }
 
-  // The consumer warpgroup's rows [row0, row0 + kWarpgroupRows) of `tile` out through the epilogue.
-  STRATA_DEVICE static void store_tile(Params const& p, TileCoord const& tile, int row0,
+  // Consumer warpgroup `wg`'s rows [row0, row0 + kWarpgroupRows) of `tile` out through the
+  // epilogue: by TMA stores where D allows them, else by plain stores.
+  STRATA_DEVICE static void store_tile(Params const& p, SharedStorage& smem, typename TmaEpilogue::State& state,
+                                       TileCoord const& tile, int wg, int row0,
                                        typename Mainloop::Accumulators const& acc, int t) {
-    auto out = p.epilogue;
-    out.D += tile.batch * p.batch_stride_d;
-    if (out.C != nullptr) out.C += tile.batch * p.batch_stride_c;
-    STRATA_UNROLL
-    for (int mi = 0; mi < Config::kMmaM; ++mi)
-      Epilogue::store(out, p.m, p.n, tile.m * BM + row0 + 64 * mi, tile.n * BN, acc[mi], t);
+    if constexpr (kTmaStores) {
+      STRATA_UNROLL
+      for (int mi = 0; mi < Config::kMmaM; ++mi)
+        TmaEpilogue::store(p.tma_epilogue, smem.epilogue, state, acc[mi], wg, tile.m * BM + row0 + 64 * mi,
+                           tile.n * BN, tile.batch, t);
+    } else {
+      auto out = p.epilogue;
+      out.D += tile.batch * p.batch_stride_d;
+      if (out.C != nullptr) out.C += tile.batch * p.batch_stride_c;
+      STRATA_UNROLL
+      for (int mi = 0; mi < Config::kMmaM; ++mi)
+        Epilogue::store(out, p.m, p.n, tile.m * BM + row0 + 64 * mi, tile.n * BN, acc[mi], t);
+    }
   }
 
   // ---- The host side: the kernel contract (gemm.hpp calls these in order) --------------------
@@ -173,9 +212,15 @@ struct Sm90GemmKernel {
 
   static Status can_implement(Arguments const& a) {
     if (Status s = detail::check_problem_shape(a); !s) return s;
-    if (a.split_k > 1 || a.schedule == Schedule::stream_k)
-      return {StatusCode::unsupported, "the Hopper kernel does not split K yet (split_k must be 0 or 1, the "
-                                       "schedule tiles or automatic)"};
+    if (a.split_k < 0) return {StatusCode::invalid_problem, "split_k must not be negative"};
+    if (a.split_k > 1 && a.schedule == Schedule::stream_k)
+      return {StatusCode::invalid_problem, "split_k > 1 and the Stream-K schedule exclude each other"};
+    if (a.split_k > 1 && a.split_k_mode == SplitKMode::parallel)
+      return {StatusCode::unsupported, "the Hopper kernel adds split-K partial tiles inside the GEMM (serial); "
+                                       "SplitKMode::parallel is not supported"};
+    if (kClusterSize > 1 && (a.split_k > 1 || a.schedule == Schedule::stream_k))
+      return {StatusCode::unsupported, "split-K and Stream-K need a configuration without clusters (ClusterM = "
+                                       "ClusterN = 1)"};
     if (a.m == 0 || a.n == 0) return Status::success();
     if (a.D == nullptr) return {StatusCode::null_pointer, "D is null"};
     if (a.k > 0) {
@@ -189,18 +234,72 @@ struct Sm90GemmKernel {
     if (a.epilogue.reads_source()) {
       if (Status s = check_output("C", a.C, a.ldc, a.n); !s) return s;
     }
-    if (cluster_tile_count(a) * a.batch_count > std::numeric_limits<int>::max())
-      return {StatusCode::problem_too_large, "more output tiles over all batches than an int counts (2^31 - 1)"};
+    if constexpr (kTmaStores) {
+      if (Status s = TmaEpilogue::check(a.D, a.ldd, a.batch_stride_d, a.C, a.ldc, a.batch_stride_c, a.m, a.n,
+                                        a.batch_count, a.epilogue);
+          !s)
+        return {s.code(), s.message() + " (or take the kernel's Sm90Store::plain variant)"};
+    }
+    if (cluster_tile_count(a) * a.batch_count * (a.split_k > 1 ? a.split_k : 1) > std::numeric_limits<int>::max())
+      return {StatusCode::problem_too_large, "more output tiles (times K splits) over all batches than an int counts "
+                                             "(2^31 - 1)"};
     return detail::check_shared_memory(smem_bytes, detail::max_shared_memory_per_block());
   }
 
-  static size_t workspace_size(Arguments const&) { return 0; }
-  static Status initialize_workspace(Arguments const&, void*, size_t, cudaStream_t) { return Status::success(); }
+  // How the work is shared out: Stream-K or split-K when asked (or, automatically, Stream-K when
+  // the tiles are fewer than the SMs and K is deep enough to share), whole tiles otherwise.
+  static Sm90WorkPlan work_plan(Arguments const& a) {
+    Sm90WorkPlan plan;
+    plan.total_tiles = int(cluster_tile_count(a) * a.batch_count);
+    plan.k_tiles = (a.k + BK - 1) / BK;
+    if (kClusterSize > 1 || plan.k_tiles == 0 || plan.total_tiles == 0) return plan;
+    const int sms = resident_clusters();
+    if (a.split_k > 1) {
+      plan.kind = Sm90WorkKind::split_k;
+      plan.splits = a.split_k < plan.k_tiles ? a.split_k : plan.k_tiles;
+      if (plan.splits <= 1) plan.kind = Sm90WorkKind::tiles, plan.splits = 1;
+      return plan;
+    }
+    const bool automatic = a.schedule == Schedule::automatic || a.split_k == 0;
+    const bool stream_k = a.schedule == Schedule::stream_k ||
+                          (automatic && plan.total_tiles < sms && plan.k_tiles >= kStreamKMinKTiles);
+    if (stream_k) {
+      plan.kind = Sm90WorkKind::stream_k;
+      plan.stream_k = StreamKPartition::make(plan.total_tiles, plan.k_tiles, sms);
+    }
+    return plan;
+  }
+  // K tiles a tile needs before the automatic schedule shares it among CTAs.
+  static constexpr int kStreamKMinKTiles = 4;
+
+  static size_t workspace_size(Arguments const& a) { return PartialSums::workspace_bytes(work_plan(a)); }
+  static Status initialize_workspace(Arguments const& a, void* workspace, size_t bytes, cudaStream_t stream) {
+    const Sm90WorkPlan plan = work_plan(a);
+    const size_t need = PartialSums::workspace_bytes(plan);
+    if (need == 0) return Status::success();
+    if (workspace == nullptr || bytes < need)
+      return {StatusCode::workspace_too_small, "the workspace holds " + std::to_string(bytes) + " bytes; this problem's "
+                                               "partial tiles need " + std::to_string(need) + " (workspace_size)"};
+    if (cudaError_t e = cudaMemsetAsync(workspace, 0, PartialSums::counter_bytes(plan), stream); e != cudaSuccess)
+      return {StatusCode::cuda_error, std::string("zeroing the tile counters: ") + cudaGetErrorString(e)};
+    return Status::success();
+  }
 
   // The TMA descriptors are encoded here; can_implement has checked every rule they follow, so a
   // failure left is the driver's own, reported by launch().
-  static Params to_params(Arguments const& a, void*) {
+  static Params to_params(Arguments const& a, void* workspace) {
     Params p{};
+    p.plan = work_plan(a);
+    p.workspace = PartialSums::carve(workspace, p.plan);
+    {
+      const int resident = resident_clusters();
+      int units = 0;  // the clusters with work: every CTA of a Stream-K plan, else one per unit
+      if (p.plan.kind == Sm90WorkKind::stream_k)
+        units = resident;
+      else
+        units = p.plan.kind == Sm90WorkKind::split_k ? p.plan.total_tiles * p.plan.splits : p.plan.total_tiles;
+      p.clusters = units < resident ? units : resident;
+    }
     p.epilogue = {a.D, a.ldd, a.epilogue.reads_source() ? a.C : nullptr, a.ldc, a.epilogue};
     p.batch_stride_c = a.batch_stride_c;
     p.batch_stride_d = a.batch_stride_d;
@@ -213,23 +312,25 @@ struct Sm90GemmKernel {
     p.total_tiles = int(cluster_tile_count(a) * a.batch_count);
     if (p.k_tiles > 0 && p.total_tiles > 0) {
       const Status sa = make_tma_descriptor(
-          p.tma_a, a.A, OperandA::global_layout(a.m, a.k, a.lda, a.batch_stride_a, operand_batches(a.batch_count, a.batch_stride_a)),
+          p.tma_a, a.A,
+          OperandA::global_layout(a.m, a.k, a.lda, a.batch_stride_a, operand_batches(a.batch_count, a.batch_stride_a)),
           typename OperandA::TmaBox{});
       const Status sb = make_tma_descriptor(
-          p.tma_b, a.B, OperandB::global_layout(a.n, a.k, a.ldb, a.batch_stride_b, operand_batches(a.batch_count, a.batch_stride_b)),
+          p.tma_b, a.B,
+          OperandB::global_layout(a.n, a.k, a.ldb, a.batch_stride_b, operand_batches(a.batch_count, a.batch_stride_b)),
           typename OperandB::TmaBox{});
       if (!sa || !sb) p.total_tiles = -1;  // launch() refuses
     }
+    if (kTmaStores && p.total_tiles > 0 &&
+        !TmaEpilogue::make_params(p.tma_epilogue, a.D, a.ldd, a.batch_stride_d, a.C, a.ldc, a.batch_stride_c, a.m,
+                                  a.n, a.batch_count, a.epilogue))
+      p.total_tiles = -1;
     return p;
   }
 
   // Persistent: as many clusters as the GPU holds at once (one CTA per SM: the tile holds an SM's
   // shared memory), never more than the cluster tiles.
-  static dim3 grid(Params const& p) {
-    const int resident = resident_clusters();
-    const int clusters = p.total_tiles < resident ? p.total_tiles : resident;
-    return dim3(unsigned(clusters * kClusterSize));
-  }
+  static dim3 grid(Params const& p) { return dim3(unsigned(p.clusters * kClusterSize)); }
   static dim3 block() { return dim3(kThreads); }
   static dim3 cluster() { return dim3(kClusterSize, 1, 1); }
 

@@ -27,6 +27,7 @@ using namespace strata;
 
 // Backing store for global addresses: the builder only looks at the pointer.
 alignas(256) float fake_global[64];
+alignas(256) uint16_t fake_global16[64];
 
 // make_tma_descriptor must refuse with `code` and a message containing `words`, and leave the
 // descriptor as it was.
@@ -130,7 +131,13 @@ TEST(TmaBuilderRules, SwizzledInnerBoxMustFitTheSwizzleSpan) {
   auto box = composition(Swizzle<2, 2, 3>{}, Layout<Shape<_8, _32>, Stride<_32, _1>>{});
   auto global = make_layout(make_shape(100, 64), make_stride(64, _1{}));
   expect_refused(fake_global, global, box, StatusCode::unsupported,
-                 "with a 64-byte swizzle the box's inner extent must be at most 64 bytes (the swizzle span), got 128 "
+                 "with a 64-byte swizzle the box's inner extent must be exactly 64 bytes (the swizzle span), got 128 "
+                 "bytes");
+  // 64-byte rows under the 128-byte swizzle: TMA does not lay them out as the box layout says.
+  auto short_rows = composition(Swizzle<3, 3, 3>{}, Layout<Shape<_16, _32>, Stride<_32, _1>>{});
+  auto global16 = make_layout(make_shape(100, 64), make_stride(64, _1{}));
+  expect_refused(fake_global16, global16, short_rows, StatusCode::unsupported,
+                 "with a 128-byte swizzle the box's inner extent must be exactly 128 bytes (the swizzle span), got 64 "
                  "bytes");
 }
 

@@ -7,6 +7,7 @@
 #include <kernel/gemm.hpp>
 #include <kernel/sm90_gemm.hpp>
 
+#include <span>
 #include <string>
 
 #include "sm80_gemm_harness.cuh"
@@ -15,19 +16,25 @@ namespace strata::test {
 
 inline constexpr Shape3 kSm90Shapes[] = {{1, 1, 1},       {7, 7, 7},       {129, 257, 129}, {1000, 1000, 1000},
                                          {4097, 129, 77}, {1, 4097, 1000}, {300, 300, 4096}, {129, 1, 0}};
+// Decode and few-tile problems: fewer output tiles than SMs, deep K.
+inline constexpr Shape3 kSm90FewTileShapes[] = {{1, 4096, 4096}, {16, 1000, 4097}, {64, 2048, 1000},
+                                                {128, 4096, 2048}, {300, 300, 4096}, {7, 7, 7}, {129, 1, 0}};
 
-template <class Kernel>
-void sm90_sweep(uint64_t seed, const char* what) {
+// `tweak` may change the arguments (split, schedule) before each run.
+template <class Kernel, class Tweak = void (*)(typename Gemm<Kernel>::Arguments&)>
+void sm90_sweep(uint64_t seed, const char* what, Tweak tweak = [](typename Gemm<Kernel>::Arguments&) {},
+                std::span<const Shape3> shapes = kSm90Shapes) {
   if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
   int variant = 0;
-  for (Shape3 s : kSm90Shapes) {
+  for (Shape3 s : shapes) {
     for (bool with_c : {false, true}) {
       const bool shared_b = with_c && (variant++ % 4 == 1);
-      ProblemLayout layout{.batches = with_c ? 2 : 1, .pad_d = 8, .gap_d = 5, .shared_b = shared_b, .with_c = with_c};
+      ProblemLayout layout{.batches = with_c ? 2 : 1, .pad_d = 8, .gap_d = 8, .shared_b = shared_b, .with_c = with_c};
       GemmProblem<Kernel> p(s, seed += 7, layout);
       auto args = p.arguments();
       const float alpha = with_c ? 0.75f : 1.f, beta = with_c ? -1.5f : 0.f;
       args.epilogue = LinearCombination{{alpha, beta}};
+      tweak(args);
       const std::string label =
           std::string(what) + (with_c ? ", beta, 2 batches" : "") + (shared_b ? ", one B for both" : "");
       const Status st = Gemm<Kernel>::can_implement(args);

@@ -1,0 +1,81 @@
+// Strata floor 4: how the units of a split tile (kernel/sm90_work.hpp) add up in a Hopper GEMM.
+// Each unit's consumer warpgroup leaves its accumulators in its slot of the workspace, in register
+// order (value i of thread t at i × 128 + t: every store and load is coalesced), then counts itself
+// on the tile's counter; the unit that counts last adds the other units' slots to its own
+// registers and runs the epilogue; the others run none. Nothing waits for another CTA.
+//
+// Workspace: one counter per (tile, warpgroup part), zero at the start of a launch (the last unit
+// of each tile sets it back to zero, so a prepared GEMM reruns without initializing), then the
+// slots, one tile each (kParts parts of kPartFloats floats).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../atom/arch/sm90.hpp"
+#include "sm90_work.hpp"
+
+namespace strata {
+
+template <class Config>
+struct Sm90PartialSums {
+  static constexpr int BN = Config::BN, kMmaM = Config::kMmaM;
+  // Parts of a tile held by different warpgroups: both halves when cooperative, one when ping-pong.
+  static constexpr int kParts = Config::pingpong ? 1 : Config::kConsumers;
+  static constexpr int kPartFloats = kMmaM * (BN / 2) * 128;
+  // Named barriers of the consumer warpgroups' hand-over (0: __syncthreads, 1-2: epilogue, 3-4: turns).
+  static constexpr int kBarrier = 5;
+
+  // Bytes of the workspace for `plan` (0 when no tile is split).
+  static size_t workspace_bytes(Sm90WorkPlan const& plan) {
+    if (plan.slots() == 0) return 0;
+    return counter_bytes(plan) + size_t(plan.slots()) * kParts * kPartFloats * sizeof(float);
+  }
+  static size_t counter_bytes(Sm90WorkPlan const& plan) {
+    return (size_t(plan.total_tiles) * kParts * sizeof(int) + 255) / 256 * 256;
+  }
+
+  struct Workspace {
+    int* counters = nullptr;
+    float* slots = nullptr;
+  };
+  static Workspace carve(void* workspace, Sm90WorkPlan const& plan) {
+    if (plan.slots() == 0) return {};
+    auto* bytes = static_cast<char*>(workspace);
+    return {reinterpret_cast<int*>(bytes), reinterpret_cast<float*>(bytes + counter_bytes(plan))};
+  }
+
+  // By the consumer warpgroup `wg` holding part `part` of unit w's tile, thread t of 128: leaves
+  // acc in the unit's slot and counts it; true when this unit is the tile's last, its acc then the
+  // whole sum.
+  template <class Accumulators>
+  STRATA_DEVICE static bool finish(Workspace const& ws, Sm90WorkPlan const& plan, Sm90WorkUnit const& w, int part,
+                                   int wg, int t, Accumulators& acc) {
+    float* mine = ws.slots + (size_t(w.slot) * kParts + part) * kPartFloats;
+    STRATA_UNROLL
+    for (int mi = 0; mi < kMmaM; ++mi) {
+      STRATA_UNROLL
+      for (int i = 0; i < BN / 2; ++i) __stcg(mine + (mi * (BN / 2) + i) * 128 + t, acc[mi][i]);
+    }
+    __threadfence();  // this thread's partial sum before the count that publishes it
+    arch::named_barrier_sync(kBarrier + wg, 128);
+    int* counter = ws.counters + size_t(w.tile) * kParts + part;
+    const bool counted_last = t == 0 && atomicAdd(counter, 1) == w.segments - 1;
+    if (!arch::named_barrier_or(kBarrier + wg, 128, counted_last)) return false;
+    __threadfence();  // the other units' partial sums after their counts
+    for (int s = 0; s < w.segments; ++s) {
+      const int slot = plan.peer_slot(w, s);
+      if (slot == w.slot) continue;
+      const float* theirs = ws.slots + (size_t(slot) * kParts + part) * kPartFloats;
+      STRATA_UNROLL
+      for (int mi = 0; mi < kMmaM; ++mi) {
+        STRATA_UNROLL
+        for (int i = 0; i < BN / 2; ++i) acc[mi][i] += __ldcg(theirs + (mi * (BN / 2) + i) * 128 + t);
+      }
+    }
+    if (t == 0) *counter = 0;  // every unit has counted: ready for the next launch
+    return true;
+  }
+};
+
+}  // namespace strata

@@ -1,0 +1,104 @@
+// Strata floor 4: how a persistent Hopper GEMM shares its work out, as a list of work units per
+// CTA. A unit is one output tile over a range of its K tiles; a tile cut into several units
+// (segments) is finished by whichever of them ends last: it adds the others' partial sums, which
+// they left in the workspace, and runs the epilogue. So no CTA ever waits for another.
+//
+//   tiles:    every tile one unit; CTA c takes tiles c, c + grid, ...
+//   split_k:  every tile `splits` units of near-equal K ranges; CTA c takes units c, c + grid, ...
+//   stream_k: whole waves of tiles one unit each (as tiles), then the K iterations of the rest cut
+//             into one contiguous range per CTA (StreamKPartition): a CTA's range is a tail of a
+//             tile, whole tiles, and a head of a tile, each one unit
+//
+// Everything is 32-bit arithmetic on values the host checked; host-tested in
+// test/kernel/sm90_work_test.cu.
+#pragma once
+
+#include "../layout/config.hpp"
+#include "tile_scheduler.hpp"
+
+namespace strata {
+
+enum class Sm90WorkKind { tiles, split_k, stream_k };
+
+struct Sm90WorkUnit {
+  int tile = 0;            // global tile index (over batches; the scheduler maps it to coordinates)
+  int k_begin = 0;         // K tiles [k_begin, k_end) of it
+  int k_end = 0;
+  int segments = 1;        // units the tile is cut into (1: this unit finishes it alone)
+  int slot = 0;            // where this unit leaves its partial sum (segments > 1)
+  int first_peer = 0;      // the tile's units' slots: peer_slot(i) for i < segments
+};
+
+struct Sm90WorkPlan {
+  Sm90WorkKind kind = Sm90WorkKind::tiles;
+  int total_tiles = 0;  // over all batches
+  int k_tiles = 0;      // K tiles of a whole tile
+  int splits = 1;       // split_k
+  StreamKPartition stream_k{};
+
+  // Units of CTA `cta` of a grid of `grid` CTAs.
+  STRATA_HOST_DEVICE constexpr int unit_count(int cta, int grid) const {
+    switch (kind) {
+      case Sm90WorkKind::split_k: return strided_count(total_tiles * splits, cta, grid);
+      case Sm90WorkKind::stream_k: {
+        const int whole = strided_count(stream_k.first_tile, cta, grid);
+        if (cta >= stream_k.ctas) return whole;
+        const int begin = stream_k.begin(cta), end = stream_k.begin(cta + 1);
+        return whole + (end > begin ? (end - 1) / k_tiles - begin / k_tiles + 1 : 0);
+      }
+      default: return strided_count(total_tiles, cta, grid);
+    }
+  }
+
+  // Unit u (0 <= u < unit_count(cta, grid)) of CTA `cta`.
+  STRATA_HOST_DEVICE constexpr Sm90WorkUnit unit(int cta, int grid, int u) const {
+    Sm90WorkUnit w;
+    if (kind == Sm90WorkKind::split_k) {
+      const int v = cta + u * grid;
+      const int split = v % splits;
+      w.tile = v / splits;
+      w.k_begin = int((long long)split * k_tiles / splits);
+      w.k_end = int((long long)(split + 1) * k_tiles / splits);
+      w.segments = splits;
+      w.slot = v;
+      w.first_peer = w.tile * splits;
+      return w;
+    }
+    const int whole = kind == Sm90WorkKind::stream_k ? strided_count(stream_k.first_tile, cta, grid) : 0x7fffffff;
+    if (u < whole) {
+      w.tile = cta + u * grid;
+      w.k_end = k_tiles;
+      return w;
+    }
+    // Segment q of CTA cta's stream-K range, in tile t (counted from the first stream-K tile).
+    const int q = u - whole;
+    const int begin = stream_k.begin(cta), end = stream_k.begin(cta + 1);
+    const int t = begin / k_tiles + q;
+    w.tile = stream_k.first_tile + t;
+    w.k_begin = q == 0 ? begin - t * k_tiles : 0;
+    w.k_end = end - t * k_tiles < k_tiles ? end - t * k_tiles : k_tiles;
+    w.first_peer = stream_k.first_cta(t);
+    w.segments = stream_k.last_cta(t) - w.first_peer + 1;
+    w.slot = stream_k.slot(cta, t);
+    return w;
+  }
+
+  // The slot of unit i (0 <= i < segments) of the tile of `w`.
+  STRATA_HOST_DEVICE constexpr int peer_slot(Sm90WorkUnit const& w, int i) const {
+    if (kind == Sm90WorkKind::split_k) return w.first_peer + i;
+    return stream_k.slot(w.first_peer + i, w.tile - stream_k.first_tile);
+  }
+
+  // Partial-sum slots the workspace holds.
+  STRATA_HOST_DEVICE constexpr int slots() const {
+    return kind == Sm90WorkKind::split_k ? total_tiles * splits : kind == Sm90WorkKind::stream_k ? 2 * stream_k.ctas : 0;
+  }
+
+ private:
+  // How many of first, first + stride, ... lie below `count`.
+  STRATA_HOST_DEVICE static constexpr int strided_count(int count, int first, int stride) {
+    return first < count ? (count - first + stride - 1) / stride : 0;
+  }
+};
+
+}  // namespace strata

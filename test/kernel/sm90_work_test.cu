@@ -1,0 +1,102 @@
+// Host tests of the persistent Hopper kernel's work lists (kernel/sm90_work.hpp): over many
+// problem and grid sizes, for tiles, split-K and Stream-K, the units of all CTAs cover every
+// (tile, K tile) exactly once; each unit knows how many units its tile has and where all of them
+// leave their partial sums; slots are distinct and inside the workspace.
+#include <gtest/gtest.h>
+
+#include <kernel/sm90_work.hpp>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+using namespace strata;
+
+void check_plan(Sm90WorkPlan const& plan, int grid, std::string const& what) {
+  SCOPED_TRACE(what);
+  std::vector<int> covered(size_t(plan.total_tiles) * plan.k_tiles, 0);
+  std::map<int, std::vector<Sm90WorkUnit>> by_tile;
+  std::set<int> slots;
+  for (int cta = 0; cta < grid; ++cta) {
+    const int n = plan.unit_count(cta, grid);
+    for (int u = 0; u < n; ++u) {
+      const Sm90WorkUnit w = plan.unit(cta, grid, u);
+      ASSERT_GE(w.tile, 0);
+      ASSERT_LT(w.tile, plan.total_tiles);
+      ASSERT_LE(0, w.k_begin);
+      ASSERT_LE(w.k_begin, w.k_end);
+      ASSERT_LE(w.k_end, plan.k_tiles);
+      for (int k = w.k_begin; k < w.k_end; ++k) ++covered[size_t(w.tile) * plan.k_tiles + k];
+      by_tile[w.tile].push_back(w);
+      if (w.segments > 1) {
+        ASSERT_TRUE(slots.insert(w.slot).second) << "slot " << w.slot << " used twice";
+        ASSERT_LT(w.slot, plan.slots());
+      }
+    }
+  }
+  for (size_t i = 0; i < covered.size(); ++i)
+    ASSERT_EQ(covered[i], 1) << "tile " << i / plan.k_tiles << ", K tile " << i % plan.k_tiles;
+  for (auto const& [tile, units] : by_tile) {
+    std::set<int> own;
+    for (auto const& w : units) {
+      ASSERT_EQ(w.segments, int(units.size())) << "tile " << tile;
+      if (w.segments > 1) own.insert(w.slot);
+    }
+    if (units.size() > 1) {
+      std::set<int> peers;
+      for (int i = 0; i < units[0].segments; ++i) peers.insert(plan.peer_slot(units[0], i));
+      EXPECT_EQ(peers, own) << "tile " << tile << ": the peer slots are the tile's units' slots";
+    }
+  }
+}
+
+TEST(Sm90WorkPlan, TilesCoverEveryTileOnce) {
+  for (int total : {1, 7, 132, 133, 1000})
+    for (int grid : {1, 5, 132}) {
+      Sm90WorkPlan p;
+      p.total_tiles = total, p.k_tiles = 3;
+      check_plan(p, grid, "tiles " + std::to_string(total) + " grid " + std::to_string(grid));
+    }
+}
+
+TEST(Sm90WorkPlan, SplitKCutsEveryTileIntoItsSplits) {
+  for (int total : {1, 3, 40})
+    for (int k_tiles : {1, 2, 7, 64})
+      for (int splits : {2, 3, 16})
+        for (int grid : {1, 7, 132}) {
+          Sm90WorkPlan p;
+          p.kind = Sm90WorkKind::split_k;
+          p.total_tiles = total, p.k_tiles = k_tiles, p.splits = splits;
+          check_plan(p, grid, "split-K " + std::to_string(splits) + ", " + std::to_string(total) + " tiles of " +
+                                  std::to_string(k_tiles) + ", grid " + std::to_string(grid));
+        }
+}
+
+TEST(Sm90WorkPlan, StreamKSharesTheLastWavesIterations) {
+  for (int total : {1, 5, 131, 132, 133, 300, 1000})
+    for (int k_tiles : {1, 3, 64, 100})
+      for (int grid : {1, 8, 132}) {
+        Sm90WorkPlan p;
+        p.kind = Sm90WorkKind::stream_k;
+        p.total_tiles = total, p.k_tiles = k_tiles;
+        p.stream_k = StreamKPartition::make(total, k_tiles, grid);
+        check_plan(p, grid, "stream-K " + std::to_string(total) + " tiles of " + std::to_string(k_tiles) +
+                                ", grid " + std::to_string(grid));
+      }
+}
+
+TEST(Sm90WorkPlan, FewTilesAllGoToStreamK) {
+  Sm90WorkPlan p;
+  p.kind = Sm90WorkKind::stream_k;
+  p.total_tiles = 4, p.k_tiles = 64;
+  p.stream_k = StreamKPartition::make(4, 64, 132);
+  EXPECT_EQ(p.stream_k.first_tile, 0);
+  EXPECT_EQ(p.stream_k.ctas, 132);
+  int units = 0;
+  for (int c = 0; c < 132; ++c) units += p.unit_count(c, 132);
+  EXPECT_GE(units, 132) << "every CTA gets work";
+}
+
+}  // namespace
