@@ -1,7 +1,8 @@
 // Strata's Hopper GEMM (TMA + wgmma, warp-specialized, persistent) against cuBLAS, in the same
 // process on the same buffers: random data, several input sets rotated so L2 does not flatter,
 // CUDA events, median of many runs; each strata output checked against cuBLAS's before it is
-// timed (a wrong one fails the bench). Per shape: TFLOP/s of both and their ratio.
+// timed (a wrong one fails the bench). Per shape: TFLOP/s of both, their ratio, the CTAs launched
+// and the fraction of the wgmma ceiling.
 //
 //   sm90_gemm [--benchmark_filter=<regex>]     e.g. --benchmark_filter='bf16/coop128x256/square/8192'
 #include <benchmark/benchmark.h>
@@ -22,6 +23,9 @@ using namespace strata;
 using namespace strata::bench;
 
 bool g_wrong_results = false;
+// bench/wgmma_ceiling_sm90 on the H200 (m64n256k16 bf16 SS from shared memory, all SMs; tenth
+// session, bench/RESULTS.md): what a kernel's TFLOP/s are a fraction of.
+constexpr double kWgmmaCeilingTflops = 975.5;
 
 // The timed configurations (A row-major, B column-major: the layout of LLM weights).
 template <class T, int BM, int BN, Sm90Schedule S, int CM, int CN>
@@ -94,6 +98,7 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   state.counters["cublas_TFLOPs"] = flops / cublas_ms / 1e9;
   state.counters["ratio"] = cublas_ms / strata_ms;
   state.counters["ctas"] = double(runner.gemms[0].grid().x);
+  state.counters["of_wgmma_ceiling"] = flops / strata_ms / 1e9 / kWgmmaCeilingTflops;
 }
 
 template <class Kernel>
