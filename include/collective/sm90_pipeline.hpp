@@ -92,15 +92,11 @@ struct Sm90Pipeline {
       if (m & 1u) arch::mbarrier_arrive_cluster(&barriers.empty[s.index], r);
   }
 
-  // Bounded like arch::mbarrier_wait_parity, but it traps in line instead of calling the
-  // out-of-line report: a call anywhere in a kernel with wgmma makes ptxas serialize them (C7510).
+  // The bounded wait without the out-of-line report: a call anywhere in a kernel with wgmma makes
+  // ptxas serialize them (C7510).
   template <arch::WaitScope Scope>
   STRATA_DEVICE static void wait(uint64_t* bar, uint32_t parity) {
-    if (arch::mbarrier_try_wait_parity<Scope>(bar, parity)) return;
-    const uint64_t start = arch::detail::global_timer_ns();
-    while (!arch::mbarrier_try_wait_parity<Scope>(bar, parity)) {
-      if (arch::detail::global_timer_ns() - start > STRATA_MBARRIER_TIMEOUT_NS) __trap();
-    }
+    arch::mbarrier_wait_parity_or_trap<Scope>(bar, parity);
   }
 };
 
