@@ -15,22 +15,7 @@
 
 #include "../../layout/config.hpp"
 
-// Device passes below sm_90 still compile these wrappers (a fat binary may carry older code next
-// to the Hopper one); reaching one there is a bug, so it traps. setmaxnreg exists only on sm_90a,
-// the arch-specific target that defines __CUDA_ARCH_FEAT_SM90_ALL.
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(STRATA_ARCH_SM90_ENABLED)
-#define STRATA_ARCH_SM90_ENABLED 1
-#endif
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && !defined(STRATA_ARCH_SM90A_ENABLED)
-#define STRATA_ARCH_SM90A_ENABLED 1
-#endif
-#if !defined(STRATA_ARCH_SM90_UNSUPPORTED)
-#if defined(__CUDA_ARCH__)
-#define STRATA_ARCH_SM90_UNSUPPORTED() __trap()
-#else
-#define STRATA_ARCH_SM90_UNSUPPORTED() ((void)0)
-#endif
-#endif
+#include "sm90_guards.hpp"  // STRATA_ARCH_SM90_ENABLED, STRATA_ARCH_SM90A_ENABLED, STRATA_ARCH_SM90_UNSUPPORTED
 
 // How long mbarrier_wait_parity waits before it reports the barrier and traps: a wait that a
 // correct kernel finishes in microseconds only lasts this long when an arrival will never come.

@@ -24,19 +24,7 @@
 
 #include "../../layout/config.hpp"
 
-// wgmma exists only on the arch-specific target sm_90a, which defines __CUDA_ARCH_FEAT_SM90_ALL.
-// Other device passes (a fat binary may carry Ampere code next to the Hopper one) compile the
-// wrappers to a trap: reaching one there is a bug. The same guards as atom/arch/sm90.hpp.
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && !defined(STRATA_ARCH_SM90A_ENABLED)
-#define STRATA_ARCH_SM90A_ENABLED 1
-#endif
-#if !defined(STRATA_ARCH_SM90_UNSUPPORTED)
-#if defined(__CUDA_ARCH__)
-#define STRATA_ARCH_SM90_UNSUPPORTED() __trap()
-#else
-#define STRATA_ARCH_SM90_UNSUPPORTED() ((void)0)
-#endif
-#endif
+#include "sm90_guards.hpp"  // STRATA_ARCH_SM90_ENABLED, STRATA_ARCH_SM90A_ENABLED, STRATA_ARCH_SM90_UNSUPPORTED
 
 namespace strata::arch {
 
