@@ -6,7 +6,7 @@
 //     a multiple of 16 bytes: otherwise the H200 raises an illegal instruction, docs/atoms.md):
 //     every element of shared memory is compared with the global element it
 //     must hold, or with zero where the box leaves the tensor; shared memory is poisoned first;
-//   - swizzled boxes (32, 64, 128 bytes, and a 128-byte swizzle over 64-byte rows): the shared
+//   - swizzled boxes (32, 64 and 128 bytes, rows of the whole swizzle span): the shared
 //     memory image must be the box layout's — the Strata swizzle evaluated on the host says where
 //     each element lands;
 //   - the same through the TMA atom and its TiledCopy, from a coordinate tensor;
