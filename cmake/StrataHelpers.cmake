@@ -15,6 +15,8 @@ include_guard(GLOBAL)
 # compiles for sm_90a (wgmma, setmaxnreg and TMA multicast need the "a"). Everything else is the
 # Ampere path, compiled from compute_80 into sm_80 and sm_90 machine code: sm_80 SASS does not
 # load on a Hopper GPU, so the sm_90 code is how the Ampere kernels run on an H100/H200.
+# A name containing "allarch" compiles for both, one fat binary (the Ampere targets, then sm_90a):
+# code that chooses its path at run time, strata::AutoGemm (include/kernel/auto_gemm.hpp).
 # Two distinct --generate-code options, not "-gencode x -gencode y": CMake de-duplicates
 # repeated options, which would tear "-gencode" from its argument.
 set(STRATA_GENCODE_SM90A "--generate-code=arch=compute_90a,code=sm_90a")
@@ -35,7 +37,9 @@ foreach(sm IN LISTS strata_ampere_sass)
 endforeach()
 
 function(strata_cuda_arch_options out name)
-  if(name MATCHES "sm90")
+  if(name MATCHES "allarch")
+    set(${out} ${STRATA_GENCODE_AMPERE} ${STRATA_GENCODE_SM90A} PARENT_SCOPE)
+  elseif(name MATCHES "sm90")
     set(${out} ${STRATA_GENCODE_SM90A} PARENT_SCOPE)
   else()
     set(${out} ${STRATA_GENCODE_AMPERE} PARENT_SCOPE)

@@ -1,0 +1,262 @@
+// Strata floor 4: one GEMM object over a set of Hopper tile configurations, choosing per problem
+// the one its shape runs best on, in the style of Sm80AutoGemm:
+//
+//   using G = strata::Sm90AutoGemm<strata::Sm90Tiles<__nv_bfloat16>, __nv_bfloat16>;
+//   G::Arguments args;                          // the same fields as Gemm<Kernel>::Arguments
+//   ... sizes, pointers, epilogue ...
+//   G gemm;
+//   gemm.initialize(args, workspace, G::workspace_size(args), stream);
+//   gemm.run(stream);
+//   log(gemm.name());                           // the configuration chosen
+//
+// A tile set is any type naming three Sm90GemmConfig types of the same element types and layouts,
+// one per Sm90TileClass (they may repeat): Small, Medium, Large. Sm90Tiles is the default one; a
+// user tuning for another GPU writes their own. Every configuration is instantiated (compiled) once
+// per Sm90AutoGemm type. The code is sm_90a code: compile it for compute_90a (strata::AutoGemm
+// chooses between it and the Ampere path at run time).
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+#include "gemm.hpp"
+#include "sm90_gemm.hpp"
+
+namespace strata {
+
+// The shape classes a Hopper tile set covers, by how many tiles each configuration makes.
+enum class Sm90TileClass { small, medium, large };
+
+constexpr const char* sm90_tile_class_name(Sm90TileClass c) {
+  switch (c) {
+    case Sm90TileClass::small: return "small";
+    case Sm90TileClass::medium: return "medium";
+    default: return "large";
+  }
+}
+
+// Waves of the GPU (output tiles per SM) from which a class's tile is worth its size. Starting
+// points, to be tuned from the measurements in bench/RESULTS.md.
+inline constexpr double kSm90LargeMinWaves = 1.0;
+inline constexpr double kSm90MediumMinWaves = 1.0;
+
+// Output tiles of bm × bn over `batches` m × n problems, saturated at the largest long long (so
+// sizes can_implement refuses still choose without overflow).
+constexpr long long sm90_tile_count(long long m, long long n, long long batches, int bm, int bn) {
+  constexpr long long kMax = std::numeric_limits<long long>::max();
+  const long long rows = (m + bm - 1) / bm, cols = (n + bn - 1) / bn, b = batches > 1 ? batches : 1;
+  if (rows == 0 || cols == 0) return 0;
+  if (rows > kMax / cols) return kMax;
+  const long long per_batch = rows * cols;
+  return per_batch > kMax / b ? kMax : per_batch * b;
+}
+
+// The class of `batches` m × n problems on a GPU of `sm_count` SMs, for the tiles of `Tiles`:
+//   m <= Small's BM: small (decode: a taller tile spends its MMAs on rows that do not exist);
+//   large once Large's tiles fill kSm90LargeMinWaves waves (the most efficient tile, when every
+//     SM has at least one);
+//   medium once Medium's tiles fill kSm90MediumMinWaves waves;
+//   small below that: few tiles, so the smallest one keeps the most SMs busy.
+// K does not enter: every configuration walks K the same way.
+template <class Tiles>
+constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long batches, int sm_count) {
+  using Large = typename Tiles::Large;
+  using Medium = typename Tiles::Medium;
+  using Small = typename Tiles::Small;
+  const double sms = sm_count > 0 ? double(sm_count) : 1.0;
+  if (m <= Small::BM) return Sm90TileClass::small;
+  if (double(sm90_tile_count(m, n, batches, Large::BM, Large::BN)) >= kSm90LargeMinWaves * sms)
+    return Sm90TileClass::large;
+  if (double(sm90_tile_count(m, n, batches, Medium::BM, Medium::BN)) >= kSm90MediumMinWaves * sms)
+    return Sm90TileClass::medium;
+  return Sm90TileClass::small;
+}
+
+namespace detail {
+// BK spans one 128-byte swizzle row: 64 16-bit elements, 32 floats (tf32).
+template <class T, class LayoutA, class LayoutB, int BM, int BN, int Stages>
+using Sm90TileConfig = Sm90GemmConfig<T, LayoutA, LayoutB, BM, BN, 128 / int(sizeof(T)), Stages>;
+
+// Config with `Stages` stages: its own WithStages where it has one (keeping what it adds), else
+// the Sm90GemmConfig of its parameters.
+template <class Config, int Stages>
+struct Sm90WithStages {
+  using type = Sm90GemmConfig<typename Config::ElementA, typename Config::LayoutTagA, typename Config::LayoutTagB,
+                              Config::BM, Config::BN, Config::BK, Stages, Config::schedule, Config::ClusterM,
+                              Config::ClusterN>;
+};
+template <class Config, int Stages>
+  requires requires { typename Config::template WithStages<Stages>; }
+struct Sm90WithStages<Config, Stages> {
+  using type = typename Config::template WithStages<Stages>;
+};
+
+// The opt-in shared memory per CTA of every sm_90 GPU (227 KB).
+inline constexpr int kSm90SharedMemoryBytes = 227 * 1024;
+
+// Shared memory of the kernel of Config with `Stages` stages and epilogue (TD, Functor).
+template <class Config, int Stages, class TD, class Functor>
+inline constexpr int sm90_smem_bytes =
+    Sm90GemmKernel<typename Sm90WithStages<Config, Stages>::type, TD, Functor>::smem_bytes;
+
+// The most stages, at most Config's own, with which the kernel of Config and epilogue (TD,
+// Functor) fits in kSm90SharedMemoryBytes: the stages share what the epilogue's staging leaves.
+// Estimated from the two-stage kernel at a stage's operand bytes each (the barriers mostly fit in
+// the 1024-byte alignment), then checked on the kernel itself.
+template <class Config, class TD, class Functor>
+constexpr int sm90_fitting_stages() {
+  constexpr int per_stage = Config::stage_bytes_a + Config::stage_bytes_b;
+  constexpr int estimate = 2 + (kSm90SharedMemoryBytes - sm90_smem_bytes<Config, 2, TD, Functor>) / per_stage;
+  constexpr int stages = estimate < Config::Stages ? estimate : Config::Stages;
+  return sm90_smem_bytes<Config, stages, TD, Functor> <= kSm90SharedMemoryBytes ? stages : stages - 1;
+}
+
+// "cooperative 128x256x64, 4 stages, cluster 1x1": a configuration, for logs and benches.
+template <class Config>
+std::string sm90_config_name() {
+  return std::string(Config::pingpong ? "ping-pong " : "cooperative ") + std::to_string(Config::BM) + "x" +
+         std::to_string(Config::BN) + "x" + std::to_string(Config::BK) + ", " + std::to_string(Config::Stages) +
+         " stages, cluster " + std::to_string(Config::ClusterM) + "x" + std::to_string(Config::ClusterN);
+}
+}  // namespace detail
+
+// Whether Sm90Tiles has configurations for these element types and layouts: half and bfloat16
+// in any majorness, float (tf32) K-major only (row-major A, column-major B).
+template <class T, class LayoutA, class LayoutB>
+inline constexpr bool sm90_tiles_cover =
+    std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16> ||
+    (std::is_same_v<T, float> && std::is_same_v<LayoutA, RowMajor> && std::is_same_v<LayoutB, ColumnMajor>);
+
+// The default Hopper tile set, all cooperative (two consumer warpgroups, one for 64 rows) without
+// clusters:
+//   Large  128 × 256, 4 stages (the configuration bench/RESULTS.md measures);
+//   Medium 128 × 128, 6 stages;
+//   Small   64 × 128, 8 stages (few-tile and decode problems).
+// Stage counts are the most each takes (192 KB of operands; Medium's and Small's to be tuned from
+// bench/RESULTS.md): Sm90AutoGemm runs a configuration with fewer where the epilogue's staging for
+// TD leaves less of the 227 KB. BK is 64 for half and bfloat16, 32 for float (tf32).
+template <class T, class LayoutA = RowMajor, class LayoutB = ColumnMajor>
+struct Sm90Tiles {
+  static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, float>,
+                "Sm90Tiles: the element type must be half, bfloat16 or float (tf32)");
+  static_assert(sm90_tiles_cover<T, LayoutA, LayoutB>,
+                "Sm90Tiles: tf32 (float) needs K-major operands, a row-major A and a column-major B: wgmma reads "
+                "32-bit operands only K-major (strata::AutoGemm sends other layouts to the Ampere path)");
+  using Large = detail::Sm90TileConfig<T, LayoutA, LayoutB, 128, 256, 4>;
+  using Medium = detail::Sm90TileConfig<T, LayoutA, LayoutB, 128, 128, 6>;
+  using Small = detail::Sm90TileConfig<T, LayoutA, LayoutB, 64, 128, 8>;
+};
+
+template <class Tiles, class TD, class Functor = LinearCombination>
+class Sm90AutoGemm {
+  // A configuration of the set with as many of its stages as fit beside the epilogue for TD.
+  template <class Config, int Stages = detail::sm90_fitting_stages<Config, TD, Functor>()>
+  using Fitted =
+      std::conditional_t<Stages == Config::Stages, Config, typename detail::Sm90WithStages<Config, Stages>::type>;
+  template <class Config>
+  using GemmOf = Gemm<Sm90GemmKernel<Fitted<Config>, TD, Functor>>;
+  // In Sm90TileClass order.
+  using Gemms =
+      std::tuple<GemmOf<typename Tiles::Small>, GemmOf<typename Tiles::Medium>, GemmOf<typename Tiles::Large>>;
+  using LargeGemm = std::tuple_element_t<2, Gemms>;
+  template <class G>
+  static constexpr bool same_problem_types =
+      std::is_same_v<typename G::Arguments, typename LargeGemm::Arguments> &&
+      std::is_same_v<typename G::Config::LayoutTagA, typename LargeGemm::Config::LayoutTagA> &&
+      std::is_same_v<typename G::Config::LayoutTagB, typename LargeGemm::Config::LayoutTagB>;
+  static_assert(same_problem_types<std::tuple_element_t<0, Gemms>> &&
+                    same_problem_types<std::tuple_element_t<1, Gemms>>,
+                "Sm90AutoGemm: every configuration of the tile set must have the same element types and layouts");
+  // A configuration past the shared memory would be refused on every Hopper GPU, sending its whole
+  // class to the Ampere path.
+  template <class G>
+  static constexpr bool fits =
+      Sm90GemmKernel<typename G::Config, TD, Functor>::smem_bytes <= detail::kSm90SharedMemoryBytes;
+  static_assert(fits<std::tuple_element_t<0, Gemms>> && fits<std::tuple_element_t<1, Gemms>> && fits<LargeGemm>,
+                "Sm90AutoGemm: a configuration of the tile set needs more shared memory than a Hopper GPU grants "
+                "(227 KB) even with two stages: take a smaller tile");
+
+ public:
+  using Arguments = typename LargeGemm::Arguments;
+
+  // The class, and so the configuration, that `args` runs on (on the current GPU's SM count).
+  static Sm90TileClass tile_class(Arguments const& a) {
+    return sm90_tile_class<Tiles>(a.m, a.n, a.batch_count, detail::sm_count());
+  }
+
+  // The configuration of class c, in words.
+  static std::string config_name(Sm90TileClass c) {
+    return visit(c, [](auto* g) {
+      return detail::sm90_config_name<typename std::remove_pointer_t<decltype(g)>::Config>();
+    });
+  }
+
+  // As Gemm<Kernel>::can_implement, for the configuration `args` runs on.
+  static Status can_implement(Arguments const& a) {
+    return visit(tile_class(a), [&](auto* g) { return std::remove_pointer_t<decltype(g)>::can_implement(a); });
+  }
+
+  // As Gemm<Kernel>::workspace_size, for the configuration `args` runs on.
+  static size_t workspace_size(Arguments const& a) {
+    return visit(tile_class(a), [&](auto* g) { return std::remove_pointer_t<decltype(g)>::workspace_size(a); });
+  }
+
+  // Chooses the configuration for `args` and initializes it (Gemm<Kernel>::initialize).
+  Status initialize(Arguments const& a, void* workspace = nullptr, size_t workspace_bytes = 0,
+                    cudaStream_t stream = nullptr) {
+    chosen_ = -1;
+    const Sm90TileClass c = tile_class(a);
+    Status s = visit(c, [&](auto* g) { return g->initialize(a, workspace, workspace_bytes, stream); }, gemms_);
+    if (s) chosen_ = static_cast<int>(c);
+    return s;
+  }
+
+  // Runs the prepared GEMM on `stream`.
+  Status run(cudaStream_t stream = nullptr) const {
+    if (chosen_ < 0) return {StatusCode::not_initialized, "run() before a successful initialize()"};
+    return visit(chosen(), [&](auto* g) { return g->run(stream); }, gemms_);
+  }
+
+  // initialize + run.
+  Status operator()(Arguments const& a, void* workspace = nullptr, size_t workspace_bytes = 0,
+                    cudaStream_t stream = nullptr) {
+    if (Status s = initialize(a, workspace, workspace_bytes, stream); !s) return s;
+    return run(stream);
+  }
+
+  // The class the last successful initialize() chose, and its configuration in words.
+  Sm90TileClass chosen() const { return static_cast<Sm90TileClass>(chosen_ < 0 ? 0 : chosen_); }
+  std::string name() const { return chosen_ < 0 ? std::string("not initialized") : config_name(chosen()); }
+
+ private:
+  // f(pointer to the Gemm of class c): into `gemms` when given, else a null pointer of its type
+  // (for the static members).
+  template <class F, class Tuple = std::nullptr_t>
+  static auto visit(Sm90TileClass c, F&& f, Tuple&& gemms = nullptr) {
+    auto at = [&]<size_t I>(std::integral_constant<size_t, I>) {
+      using G = std::tuple_element_t<I, Gemms>;
+      if constexpr (std::is_same_v<std::decay_t<Tuple>, std::nullptr_t>) {
+        return f(static_cast<G*>(nullptr));
+      } else {
+        return f(&std::get<I>(gemms));
+      }
+    };
+    switch (c) {
+      case Sm90TileClass::small: return at(std::integral_constant<size_t, 0>{});
+      case Sm90TileClass::medium: return at(std::integral_constant<size_t, 1>{});
+      default: return at(std::integral_constant<size_t, 2>{});
+    }
+  }
+
+  Gemms gemms_;
+  int chosen_ = -1;
+};
+
+}  // namespace strata

@@ -1,0 +1,105 @@
+// strata::AutoGemm's choices, on the host (no GPU needed): the path for each compute capability,
+// with and without sm_90a code, for problems the Hopper kernel takes and refuses; Sm90AutoGemm's
+// tile class for representative shapes; the names of the configurations each class runs. This
+// unit is compiled for the Ampere targets alone, so its own AutoGemm holds no Hopper path and its
+// probe finds no sm_90a image, on any GPU.
+#include <kernel/auto_gemm.hpp>
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+
+namespace {
+using namespace strata;
+using BF16 = __nv_bfloat16;
+
+TEST(AutoGemmDispatch, PathByCapability) {
+  const StatusCode refusals[] = {StatusCode::misaligned_pointer, StatusCode::misaligned_leading_dim,
+                                 StatusCode::unsupported, StatusCode::invalid_problem};
+  for (auto [major, minor] : {std::pair{8, 0}, {8, 6}, {8, 9}, {9, 0}, {10, 0}, {12, 0}, {0, 0}}) {
+    for (bool compiled : {false, true}) {
+      const bool hopper = major == 9 && minor == 0 && compiled;
+      EXPECT_EQ(auto_gemm_path(major, minor, compiled, StatusCode::success),
+                hopper ? AutoGemmPath::sm90 : AutoGemmPath::sm80)
+          << major << "." << minor << (compiled ? " with" : " without") << " sm_90a code";
+      // A problem the Hopper kernel refuses (TMA's 16-byte rule, split-K options) goes to Ampere.
+      for (StatusCode refusal : refusals)
+        EXPECT_EQ(auto_gemm_path(major, minor, compiled, refusal), AutoGemmPath::sm80)
+            << major << "." << minor << ", Hopper refusal " << int(refusal);
+    }
+  }
+  static_assert(auto_gemm_path(9, 0, true, StatusCode::success) == AutoGemmPath::sm90);
+  static_assert(auto_gemm_path(9, 0, false, StatusCode::success) == AutoGemmPath::sm80);
+  EXPECT_STREQ(auto_gemm_path_name(AutoGemmPath::sm90), "sm90");
+  EXPECT_STREQ(auto_gemm_path_name(AutoGemmPath::sm80), "sm80");
+}
+
+// The rule on an H200 (132 SMs), 16-bit tiles: Large 128 x 256, Medium 128 x 128, Small 64 x 128.
+TEST(AutoGemmDispatch, Sm90TileClass) {
+  using Tiles = Sm90Tiles<BF16, RowMajor, ColumnMajor>;
+  constexpr int sms = 132;
+  struct Case {
+    long long m, n, batches;
+    Sm90TileClass want;
+  };
+  const Case cases[] = {
+      {8192, 8192, 1, Sm90TileClass::large},     // 2048 large tiles
+      {4096, 4096, 1, Sm90TileClass::large},     // 512
+      {4096, 14336, 1, Sm90TileClass::large},    // 1792
+      {4097, 1000, 1, Sm90TileClass::large},     // 33 x 4 = 132: one wave exactly
+      {2048, 2048, 1, Sm90TileClass::medium},    // 128 large tiles, 256 medium ones
+      {2048, 1200, 1, Sm90TileClass::medium},    // 80 large, 160 medium
+      {1024, 1024, 1, Sm90TileClass::small},     // 64 medium tiles
+      {129, 1000, 1, Sm90TileClass::small},      // 16 medium tiles
+      {128, 4096, 1, Sm90TileClass::small},      // 32 medium tiles
+      {64, 65536, 1, Sm90TileClass::small},      // decode: m fits Small's 64 rows, however many tiles
+      {16, 14336, 1, Sm90TileClass::small},      // decode
+      {1, 1, 1, Sm90TileClass::small},
+      {512, 512, 20, Sm90TileClass::large},      // 8 large tiles per batch, 160 in all
+      {512, 512, 12, Sm90TileClass::medium},     // 96 large, 192 medium
+      {512, 512, 4, Sm90TileClass::small},       // 64 medium
+  };
+  for (const Case& c : cases) {
+    const Sm90TileClass got = sm90_tile_class<Tiles>(c.m, c.n, c.batches, sms);
+    EXPECT_EQ(got, c.want) << c.m << " x " << c.n << " x " << c.batches << " batches: " << sm90_tile_class_name(got);
+  }
+  // Fewer SMs make the same problem fill more waves.
+  EXPECT_EQ(sm90_tile_class<Tiles>(2048, 2048, 1, 114), Sm90TileClass::large);
+  // Sizes can_implement refuses still choose, without overflow.
+  constexpr long long big = std::numeric_limits<int>::max();
+  EXPECT_EQ(sm90_tile_class<Tiles>(big, big, big, sms), Sm90TileClass::large);
+  static_assert(sm90_tile_count(big, big, big, 64, 128) == std::numeric_limits<long long>::max());
+  static_assert(sm90_tile_count(0, 100, 3, 128, 128) == 0);
+  static_assert(sm90_tile_count(129, 257, 2, 128, 256) == 2 * 2 * 2);
+}
+
+TEST(AutoGemmDispatch, ConfigurationNames) {
+  using Tiles = Sm90Tiles<BF16, RowMajor, ColumnMajor>;
+  EXPECT_EQ(detail::sm90_config_name<Tiles::Large>(), "cooperative 128x256x64, 4 stages, cluster 1x1");
+  EXPECT_EQ(detail::sm90_config_name<Tiles::Medium>(), "cooperative 128x128x64, 6 stages, cluster 1x1");
+  EXPECT_EQ(detail::sm90_config_name<Tiles::Small>(), "cooperative 64x128x64, 8 stages, cluster 1x1");
+  // tf32: BK spans the same 128 bytes, 32 floats.
+  using Tf32 = Sm90Tiles<float, RowMajor, ColumnMajor>;
+  EXPECT_EQ(detail::sm90_config_name<Tf32::Large>(), "cooperative 128x256x32, 4 stages, cluster 1x1");
+  EXPECT_EQ(detail::sm90_config_name<Tf32::Small>(), "cooperative 64x128x32, 8 stages, cluster 1x1");
+  static_assert(sm90_tiles_cover<__half, ColumnMajor, RowMajor> && !sm90_tiles_cover<float, ColumnMajor, ColumnMajor> &&
+                !sm90_tiles_cover<int8_t, RowMajor, ColumnMajor>);
+
+  using Ampere = Sm80Tiles<BF16, RowMajor, ColumnMajor>;
+  EXPECT_EQ(detail::sm80_tile_config_name<Ampere>(Sm80TileClass::large), "256x128x64, 8 warps, 3 stages");
+  EXPECT_EQ(detail::sm80_tile_config_name<Ampere>(Sm80TileClass::medium),
+            "128x128x64, 8 warps, 5 stages, K in 2 slices");
+  EXPECT_EQ(detail::sm80_tile_config_name<Ampere>(Sm80TileClass::unaligned),
+            "128x128x32, 4 warps, 4 stages, 2-byte alignment");
+}
+
+// This unit is built for the Ampere targets alone: its AutoGemm instantiates no Hopper kernel (every
+// problem takes the Ampere path), and the probe finds no sm_90a image whatever the GPU.
+TEST(AutoGemmDispatch, AmpereOnlyUnit) {
+  static_assert(!detail::compiles_for_sm90(), "this test must be compiled without a compute_90 target");
+  static_assert(!auto_gemm_compiles_hopper<BF16, RowMajor, ColumnMajor, BF16>);
+  EXPECT_FALSE(detail::auto_gemm_device<detail::ThisTranslationUnit>().sm90a_loaded);
+}
+
+}  // namespace
