@@ -36,6 +36,26 @@ foreach(sm IN LISTS strata_ampere_sass)
   list(APPEND STRATA_GENCODE_AMPERE "--generate-code=arch=compute_80,code=sm_${sm}")
 endforeach()
 
+# Two more settings for a machine that compiles everything but runs no GPU code and has few cores
+# (the CI machine: .ci/run sets both through the test preset); each defaults to what a GPU
+# machine wants.
+# STRATA_LINEINFO: CUDA code carries line information (-lineinfo, for compute-sanitizer's and the
+# profilers' source lines; about a tenth of a kernel unit's nvcc time). Empty or ON: yes.
+set(STRATA_LINEINFO "" CACHE STRING "CUDA code compiled with -lineinfo: ON or OFF (empty: ON)")
+if(STRATA_LINEINFO STREQUAL "" OR STRATA_LINEINFO)
+  set(strata_lineinfo -lineinfo)
+else()
+  set(strata_lineinfo "")
+endif()
+# STRATA_HOST_OPT: the g++ optimization level of the host-only executables (the layout tests and
+# the host examples), e.g. 1, instead of the build type's. At -O1 the three costliest layout tests
+# compile in 150 s of CPU instead of 247 at -O3 (-O0 is no faster: 160 s, the code it emits is
+# larger), and they run in seconds either way. Empty: the build type's.
+set(STRATA_HOST_OPT "" CACHE STRING "g++ -O level of the host-only executables, e.g. 1 (empty: the build type's)")
+if(NOT STRATA_HOST_OPT MATCHES "^(|0|1|2|3|s|g)$")
+  message(FATAL_ERROR "STRATA_HOST_OPT: expected 0, 1, 2, 3, s, g or nothing, got '${STRATA_HOST_OPT}'")
+endif()
+
 function(strata_cuda_arch_options out name)
   if(name MATCHES "allarch")
     set(${out} ${STRATA_GENCODE_AMPERE} ${STRATA_GENCODE_SM90A} PARENT_SCOPE)
@@ -68,6 +88,10 @@ function(strata_add_host_executable target)
   add_executable(${target} ${ARGN})
   target_link_libraries(${target} PRIVATE strata::strata)
   strata_host_warnings(${target})
+  if(NOT STRATA_HOST_OPT STREQUAL "")
+    # After the build type's flags on the command line, so this level wins.
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-O${STRATA_HOST_OPT}>)
+  endif()
 endfunction()
 
 # A CUDA executable: CMake's own architecture handling is switched off (CUDA_ARCHITECTURES OFF)
@@ -75,7 +99,9 @@ endfunction()
 function(strata_add_cuda_executable target)
   add_executable(${target} ${ARGN})
   set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES OFF)
-  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  if(strata_lineinfo)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${strata_lineinfo}>)
+  endif()
   target_link_libraries(${target} PRIVATE strata::strata CUDA::cudart CUDA::cublas)
   strata_host_warnings(${target})
   strata_set_cuda_arch(${target} ${ARGN})

@@ -1,5 +1,5 @@
 // Ampere GEMM with the fused epilogue D = act(alpha·A·B + beta·C + bias), bias per row or per
-// column, for ReLU, GELU, SiLU and Clamp, through the direct epilogue and through the split-K
+// column, for GELU and Clamp, through the direct epilogue and through the split-K
 // reduction (which applies the functor itself). bf16 in and out: every element is checked against
 // a double reference applying the same epilogue, within half a bf16 ulp plus the accumulation
 // error times the epilogue's steepest slope.
@@ -64,14 +64,14 @@ void bias_activation(Act act, double (*reference)(double), double slope, const c
   }
 }
 
-double relu(double x) { return x > 0 ? x : 0; }
 double gelu(double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }
-double silu(double x) { return x / (1 + std::exp(-x)); }
 double clamp(double x) { return x < -0.5 ? -0.5 : (x > 0.75 ? 0.75 : x); }
 
-// GELU's and SiLU's slopes peak at about 1.13 and 1.10.
-TEST(Sm80GemmEpilogue, BiasReLU) { bias_activation<Large>(ReLU{}, relu, 1.0, "ReLU"); }
+// Two activations, one kernel each (each costs seconds of nvcc): GELU, a transcendental on the
+// device (its slope peaks at about 1.13), and Clamp, piecewise linear with parameters of its own
+// carried to the device. ReLU and SiLU are the same kinds of code (a stateless piecewise-linear
+// function, an exp on the device): their values are checked in test/collective, and a bias with
+// leaky ReLU runs, checked, in examples/fused_bias_relu.
 TEST(Sm80GemmEpilogue, BiasGELU) { bias_activation<Small>(GELU{}, gelu, 1.2, "GELU"); }
-TEST(Sm80GemmEpilogue, BiasSiLU) { bias_activation<Large>(SiLU{}, silu, 1.2, "SiLU"); }
-TEST(Sm80GemmEpilogue, BiasClamp) { bias_activation<Small>(Clamp{-0.5f, 0.75f}, clamp, 1.0, "Clamp"); }
+TEST(Sm80GemmEpilogue, BiasClamp) { bias_activation<Large>(Clamp{-0.5f, 0.75f}, clamp, 1.0, "Clamp"); }
 }  // namespace

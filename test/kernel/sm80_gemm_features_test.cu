@@ -1,10 +1,13 @@
-// Ampere GEMM features beyond a plain A·B, on bf16 with fp32 accumulation, for a large and a
-// small tile (and a sliced-K tile, whose two warp groups' sums meet in shared memory, where they
+// Ampere GEMM features beyond a plain A·B, on bf16 with fp32 accumulation, for the small tile of
+// Sm80Tiles and a sliced-K tile (whose two warp groups' sums meet in shared memory, where they
 // meet the split-K and Stream-K partials too): batches with padded leading dimensions and
 // distinct batch strides (and a B shared by all batches), D = alpha·A·B + beta·C with ragged
 // edges, split-K (explicit and automatic, with and without C, batched; serial equal to parallel
 // bit for bit), Stream-K, and empty problems (m, n or k = 0). Every output element is checked
-// against a double reference; D outside the m × n windows must keep its poison.
+// against a double reference; D outside the m × n windows must keep its poison. Two kernels only
+// (each costs seconds of nvcc): every tile class of Sm80Tiles, the large one included, runs every
+// path (batches and beta, whole tiles, serial and parallel split-K, Stream-K) in
+// Sm80GemmSanitize (sm80_gemm_tiles_test.cu).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -15,7 +18,6 @@ namespace {
 using namespace strata;
 using namespace strata::test;
 using T = __nv_bfloat16;
-using Large = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, 128, 256, 32, 2, 4, 4>;
 using Small = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, 128, 128, 32, 2, 2, 4>;
 using SlicedK = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, 128, 128, 64, 2, 2, 4, 2>;  // 2 K slices
 template <class Config>
@@ -244,19 +246,12 @@ void stream_k() {
   }
 }
 
-TEST(Sm80GemmFeatures, SplitKSerialMatchesParallelLargeTile) { split_k_serial_matches_parallel<Large>(); }
 TEST(Sm80GemmFeatures, SplitKSerialMatchesParallelSmallTile) { split_k_serial_matches_parallel<Small>(); }
-TEST(Sm80GemmFeatures, StreamKLargeTile) { stream_k<Large>(); }
 TEST(Sm80GemmFeatures, StreamKSmallTile) { stream_k<Small>(); }
-TEST(Sm80GemmFeatures, BatchedLargeTile) { batched<Large>(); }
 TEST(Sm80GemmFeatures, BatchedSmallTile) { batched<Small>(); }
-TEST(Sm80GemmFeatures, BetaLargeTile) { beta<Large>(); }
 TEST(Sm80GemmFeatures, BetaSmallTile) { beta<Small>(); }
-TEST(Sm80GemmFeatures, SplitKLargeTile) { split_k<Large>(); }
 TEST(Sm80GemmFeatures, SplitKSmallTile) { split_k<Small>(); }
-TEST(Sm80GemmFeatures, SplitKSerialRerunsLargeTile) { split_k_serial_reruns<Large>(); }
 TEST(Sm80GemmFeatures, SplitKSerialRerunsSmallTile) { split_k_serial_reruns<Small>(); }
-TEST(Sm80GemmFeatures, SplitKAutomaticLargeTile) { split_k_automatic<Large>(); }
 TEST(Sm80GemmFeatures, SplitKAutomaticSmallTile) { split_k_automatic<Small>(); }
 TEST(Sm80GemmFeatures, SlicedK) {
   split_k_serial_matches_parallel<SlicedK>();
@@ -269,7 +264,7 @@ TEST(Sm80GemmFeatures, SlicedK) {
 // m = 0 or n = 0: success, nothing launched, D (even a null one) untouched.
 TEST(Sm80GemmFeatures, EmptyOutputLaunchesNothing) {
   STRATA_REQUIRE_SM(8, 0);
-  using Kernel = KernelFor<Large>;
+  using Kernel = KernelFor<Small>;
   using G = Gemm<Kernel>;
   for (Shape3 s : {Shape3{0, 100, 64}, Shape3{100, 0, 64}, Shape3{0, 0, 0}}) {
     for (int splits : {1, 0, 3, -1}) {  // -1: Stream-K
@@ -298,7 +293,7 @@ TEST(Sm80GemmFeatures, EmptyOutputLaunchesNothing) {
 // k = 0: A·B is the empty sum, so D = beta·C, or D = 0 when beta is 0 (A and B may be null).
 TEST(Sm80GemmFeatures, EmptyKWritesBetaC) {
   STRATA_REQUIRE_SM(8, 0);
-  using Kernel = KernelFor<Large>;
+  using Kernel = KernelFor<Small>;
   for (Shape3 s : {Shape3{129, 300, 0}, Shape3{7, 1, 0}}) {
     for (int splits : {1, 4, 0, -1}) {  // -1: Stream-K
       GemmProblem<Kernel> p(s, 600, ProblemLayout{.pad_d = 8, .with_c = true});

@@ -1,6 +1,6 @@
-// Ampere GEMM on fp32 operands through tf32 tensor cores (fp32 out, fp32 accumulation): K-major A
-// and B (ldmatrix) and both MN-major (element-wise shared -> register copies) over kEdgeShapes;
-// the mixed majorness is in sm80_gemm_tf32_mixed_test.cu.
+// Ampere GEMM on fp32 operands through tf32 tensor cores (fp32 out, fp32 accumulation), in all four
+// majorness combinations over kEdgeShapes: a K-major operand goes through ldmatrix, an MN-major one
+// through element-wise shared -> register copies.
 //
 // The reference multiplies the operands as the tensor cores read them, truncated to tf32 (the
 // kernel passes fp32 bits to mma .tf32, which ignores the low 13), exactly in double, so the
@@ -114,13 +114,16 @@ TEST(Sm80GemmTf32, ToleranceRejectsWrongKernels) {
 // ---- on the GPU ------------------------------------------------------------------------------------
 
 template <class LayoutA, class LayoutB>
-void sweep(const char* what) {
+void sweep(const char* what, uint64_t seed = 23) {
   STRATA_REQUIRE_SM(8, 0);
-  sweep_plain_gemm<Tf32Kernel<LayoutA, LayoutB>>(kEdgeShapes, 23, what);
+  sweep_plain_gemm<Tf32Kernel<LayoutA, LayoutB>>(kEdgeShapes, seed, what);
 }
 
 TEST(Sm80GemmTf32, RowMajorA_ColumnMajorB) { sweep<RowMajor, ColumnMajor>("tf32 K-major A, K-major B"); }
 TEST(Sm80GemmTf32, ColumnMajorA_RowMajorB) { sweep<ColumnMajor, RowMajor>("tf32 MN-major A, MN-major B"); }
+// The mixed majornesses: one operand through ldmatrix, the other element by element.
+TEST(Sm80GemmTf32, RowMajorA_RowMajorB) { sweep<RowMajor, RowMajor>("tf32 K-major A, MN-major B", 29); }
+TEST(Sm80GemmTf32, ColumnMajorA_ColumnMajorB) { sweep<ColumnMajor, ColumnMajor>("tf32 MN-major A, K-major B", 29); }
 
 using Kernel = Tf32Kernel<RowMajor, ColumnMajor>;
 

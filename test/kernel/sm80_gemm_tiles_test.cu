@@ -1,12 +1,19 @@
-// The Ampere GEMM with the tiles of Sm80Tiles (what Sm80AutoGemm and `bench/sm80_gemm` run):
-// 256 × 128 × 64 with 4 × 2 warps, 128 × 128 × 32 with 2 × 2 (two CTAs per SM), and the decode
-// tiles 128 × 128 × 64 (2 × 2 warps in each of two K slices), 64 × 64 × 64 (1 × 4 warps, 6
-// stages) and 32 × 64 × 64 (1 × 4 warps, 8 stages); also the README's 128 × 256 × 64 with 2 × 4,
-// and Sm80AutoGemm itself. BK = 64 gives four k-blocks per K tile (two per warp in the sliced
+// The Ampere GEMM with the tiles of Sm80Tiles (what Sm80AutoGemm and `bench/sm80_gemm` run), row-major
+// A and column-major B (both operands K-major, the layout of LLM weights): 256 × 128 × 64 with 4 × 2
+// warps, 128 × 128 × 32 with 2 × 2 (two CTAs per SM), and the decode tiles 128 × 128 × 64 (2 × 2
+// warps in each of two K slices), 64 × 64 × 64 (1 × 4 warps, 6 stages) and 32 × 64 × 64 (1 × 4
+// warps, 8 stages); the element-aligned fallback (the small tile under a 2-byte Alignment); and
+// Sm80AutoGemm over all six. BK = 64 gives four k-blocks per K tile (two per warp in the sliced
 // tile; both register-fragment slots reused), and K long enough for the branch-free whole-tile
-// steps of the mainloop to run before the checked ones; the large tile also in all four operand
-// layouts. Decode shapes go through automatic, serial and parallel split-K. Every output element
-// is checked against a double reference; outputs are poisoned before each run.
+// steps of the mainloop to run before the checked ones. Decode shapes go through automatic, serial
+// and parallel split-K; every path of every configuration runs in Sm80GemmSanitize. Every output
+// element is checked against a double reference; outputs are poisoned before each run.
+//
+// These six kernels are the only ones this file instantiates (each costs seconds of nvcc per
+// translation unit); the MN-major tile set is in sm80_gemm_tiles_mn_major_test.cu. Mixed
+// majornesses run in the f16 sweep (sm80_gemm_f16_test.cu, same mainloop but for the MMA
+// instruction) and for bf16 in the stress test (gemm_stress_bf16.cu); the README's 128 × 256 × 64
+// tile runs, checked, in examples/gemm_sm80.
 #include <kernel/sm80_auto_gemm.hpp>
 
 #include <iterator>
@@ -14,23 +21,16 @@
 #include <type_traits>
 #include <utility>
 
-#include "sm80_gemm_harness.cuh"
+#include "sm80_gemm_tiles.cuh"
+#include "sm80_gemm_unaligned.cuh"
 
 namespace {
 using namespace strata;
 using namespace strata::test;
-using T = __nv_bfloat16;
-
-template <class Config>
-using KernelOf = Sm80GemmKernel<Config, T, LinearCombination>;
-template <class LayoutA, class LayoutB, int BM, int BN, int BK, int WM, int WN, int Stages>
-using KernelFor = KernelOf<Sm80GemmConfig<T, T, LayoutA, LayoutB, BM, BN, BK, WM, WN, Stages>>;
-using Tiles = Sm80Tiles<T>;
-
-// Ragged in every dimension; 1000 and 2048 in K are 16 and 32 K tiles of 64 (whole-tile steps),
-// 77 a single ragged one.
-const Shape3 kShapes[] = {{1, 1, 1},        {7, 7, 7},      {129, 257, 129}, {257, 129, 1000},
-                          {1000, 1000, 1000}, {4097, 129, 77}, {1, 4097, 1000}, {300, 300, 2048}};
+using namespace strata::test::tiles;
+using Tiles = Sm80Tiles<T>;  // row-major A, column-major B
+using Unaligned = detail::Sm80UnalignedOf<Tiles>::type;
+static_assert(std::is_same_v<Unaligned, Tiles::Small::WithAlignment<2>>);
 
 // Decode: few rows, long K, split automatically, serially and in parallel.
 template <class Kernel>
@@ -54,26 +54,16 @@ void decode_split_k(uint64_t seed, const char* what) {
 
 TEST(Sm80GemmTiles, Large256x128x64) {
   STRATA_REQUIRE_SM(8, 0);
-  sweep_plain_gemm<KernelOf<Sm80Tiles<T, RowMajor, ColumnMajor>::Large>>(kShapes, 1100, "256x128x64 TN");
-  sweep_plain_gemm<KernelOf<Sm80Tiles<T, RowMajor, RowMajor>::Large>>(kShapes, 1200, "256x128x64 TT");
-  sweep_plain_gemm<KernelOf<Sm80Tiles<T, ColumnMajor, ColumnMajor>::Large>>(kShapes, 1300, "256x128x64 NN");
-  sweep_plain_gemm<KernelOf<Sm80Tiles<T, ColumnMajor, RowMajor>::Large>>(kShapes, 1400, "256x128x64 NT");
+  sweep_tile<Tiles::Large>(1100, "TN");
 }
 
-TEST(Sm80GemmTiles, Large128x256x64) {
-  STRATA_REQUIRE_SM(8, 0);
-  sweep_plain_gemm<KernelFor<RowMajor, ColumnMajor, 128, 256, 64, 2, 4, 3>>(kShapes, 1500, "128x256x64 TN");
-}
-
-// A TN tile the bench runs below one large wave or on decode shapes: the ragged sweep, then the
+// A tile the bench runs below one large wave or on decode shapes: the ragged sweep, then the
 // decode shapes through every split-K mode.
-// Labelled by its tile, "BMxBNxBK".
 template <class Config>
 void sweep_and_decode(uint64_t seed) {
-  using Kernel = KernelOf<Config>;
+  sweep_tile<Config>(seed, "TN");
   const std::string what = std::to_string(Config::BM) + "x" + std::to_string(Config::BN) + "x" + std::to_string(Config::BK);
-  sweep_plain_gemm<Kernel>(kShapes, seed, what.c_str());
-  decode_split_k<Kernel>(seed + 50, what.c_str());
+  decode_split_k<KernelOf<Config>>(seed + 50, what.c_str());
 }
 
 TEST(Sm80GemmTiles, Small128x128x32) {
@@ -81,14 +71,11 @@ TEST(Sm80GemmTiles, Small128x128x32) {
   sweep_and_decode<Tiles::Small>(1600);
 }
 
-// The medium tile, sliced K: the sweep and decode split-K in TN, the sweep in the other layouts.
+// The medium tile, sliced K (its MN-major sweep is in sm80_gemm_tiles_mn_major_test.cu).
 TEST(Sm80GemmTiles, Medium128x128x64SlicedK) {
   STRATA_REQUIRE_SM(8, 0);
   static_assert(Tiles::Medium::kWarpsK == 2, "the medium tile is the sliced-K one");
   sweep_and_decode<Tiles::Medium>(1700);
-  sweep_plain_gemm<KernelOf<Sm80Tiles<T, ColumnMajor, RowMajor>::Medium>>(kShapes, 2200, "sliced K 128x128x64 NT");
-  sweep_plain_gemm<KernelOf<Sm80Tiles<T, RowMajor, RowMajor>::Medium>>(kShapes, 2300, "sliced K 128x128x64 TT");
-  sweep_plain_gemm<KernelOf<Sm80Tiles<T, ColumnMajor, ColumnMajor>::Medium>>(kShapes, 2400, "sliced K 128x128x64 NN");
 }
 
 TEST(Sm80GemmTiles, Thin64x64x64) {
@@ -102,21 +89,23 @@ TEST(Sm80GemmTiles, Narrow32x64x64) {
 }
 
 // Every tile of the set runs on an A100 too: its CTA's shared memory fits the 163 KB (166912
-// bytes) an sm_80 GPU grants one block.
+// bytes) an sm_80 GPU grants one block. Checked in a function template: nvcc's host front end
+// (cudafe++) passes templates through to the host compiler, whereas in the test's own body it would
+// evaluate the five kernels' shared-memory sizes itself, about 15 s of compile time.
+template <int Limit, class... Configs>
+void expect_tiles_fit() {
+  static_assert(((KernelOf<Configs>::smem_bytes <= Limit) && ...), "a tile of Sm80Tiles needs more shared memory");
+  EXPECT_TRUE(detail::check_shared_memory(KernelOf<Tiles::Medium>::smem_bytes, Limit).ok());
+}
 TEST(Sm80Tiles, EveryTileFitsAnA100) {
-  static_assert(KernelOf<Tiles::Large>::smem_bytes <= 166912);
-  static_assert(KernelOf<Tiles::Small>::smem_bytes <= 166912);
-  static_assert(KernelOf<Tiles::Medium>::smem_bytes <= 166912);
-  static_assert(KernelOf<Tiles::Thin>::smem_bytes <= 166912);
-  static_assert(KernelOf<Tiles::Narrow>::smem_bytes <= 166912);
-  EXPECT_TRUE(detail::check_shared_memory(KernelOf<Tiles::Medium>::smem_bytes, 166912).ok());
+  expect_tiles_fit<166912, Tiles::Large, Tiles::Small, Tiles::Medium, Tiles::Thin, Tiles::Narrow>();
 }
 
 // Sliced K: two groups of 2 × 2 warps share each 64-deep K tile (k-blocks 0 and 2 to group 0, 1
 // and 3 to group 1), so thread t + 128 holds the same C elements as thread t and the A and B
-// elements 16 columns of K further on.
-TEST(Sm80SlicedK, WarpGroupsShareCAndTakeAlternateKBlocks) {
-  using Config = Sm80GemmConfig<T, T, RowMajor, ColumnMajor, 128, 128, 64, 2, 2, 4, 2>;
+// elements 16 columns of K further on. (A function template, for the reason given above.)
+template <class Config>
+void expect_sliced_k_partition() {
   static_assert(Config::kThreads == 256 && Config::kSliceThreads == 128 && Config::k_blocks == 2);
   static_assert(Config::smem_bytes_slices == 128 * 128 * 4, "one other slice's fp32 accumulators");
   typename Config::TiledMmaType mma;
@@ -140,6 +129,9 @@ TEST(Sm80SlicedK, WarpGroupsShareCAndTakeAlternateKBlocks) {
       EXPECT_EQ(get<1>(b0(i)) + 16, get<1>(b1(i))) << "thread " << t << " value " << i;
     }
   }
+}
+TEST(Sm80SlicedK, WarpGroupsShareCAndTakeAlternateKBlocks) {
+  expect_sliced_k_partition<Sm80GemmConfig<T, T, RowMajor, ColumnMajor, 128, 128, 64, 2, 2, 4, 2>>();
 }
 
 // Small problems that reach every path of a configuration, for compute-sanitizer
@@ -183,72 +175,28 @@ TEST(Sm80GemmSanitize, MediumSlicedK) { every_path<KernelOf<Tiles::Medium>>(3200
 TEST(Sm80GemmSanitize, Thin) { every_path<KernelOf<Tiles::Thin>>(3300, "thin"); }
 TEST(Sm80GemmSanitize, Narrow) { every_path<KernelOf<Tiles::Narrow>>(3400, "narrow"); }
 TEST(Sm80GemmSanitize, Unaligned) {
-  every_path<KernelOf<detail::Sm80UnalignedOf<Tiles>::type>>(
+  every_path<KernelOf<Unaligned>>(
       3500, "unaligned", {.pad_a = 1, .pad_b = 3, .pad_c = 5, .pad_d = 7, .gap_a = 1, .gap_b = 3, .gap_d = 1});
 }
 
-// Sm80AutoGemm: each class of its rule, chosen and run with automatic split-K and schedule, the
-// way the bench runs it; beta != 0 and batches on some; every element checked.
-template <class Auto, class Kernel>
-void auto_gemm_case(Shape3 s, ProblemLayout layout, Sm80TileClass want, uint64_t seed, const char* what) {
-  GemmProblem<Kernel, Auto> p(s, seed, layout);
-  auto args = p.arguments();
-  const float alpha = 1.5f, beta = layout.with_c ? -0.75f : 0.f;
-  args.epilogue = LinearCombination{{alpha, beta}};
-  args.split_k = 0;
-  args.schedule = Schedule::automatic;
-  const std::string label = std::string(what) + ", " + std::to_string(layout.batches) + " batch(es)" +
-                            (layout.with_c ? ", beta" : "");
-  EXPECT_EQ(Auto::tile_class(args), want) << label << " " << describe(s);
-  const Status st = Auto::can_implement(args);
-  ASSERT_TRUE(bool(st)) << label << " " << describe(s) << ": " << st.message();
-  ASSERT_TRUE(bool(p.run(args))) << label << " " << describe(s);
-  p.check([&](int i, int j, int bt, double ref) { return alpha * ref + (beta != 0 ? beta * p.source(i, j, bt) : 0.0); },
-          label, alpha);
-}
-
-// One problem per class. The large class needs half a wave of 256 × 128 tiles, so its problems
-// are sized from this GPU's wave (132 CTAs without a GPU, one per SM on an H200).
-template <class LayoutA, class LayoutB>
-void auto_gemm_classes(uint64_t seed, const char* what) {
-  using Set = Sm80Tiles<T, LayoutA, LayoutB>;
-  using Auto = Sm80AutoGemm<Set, T>;
-  using Kernel = KernelOf<typename Set::Large>;
-  const int wave = Gemm<Kernel>::split_k_wave();
-  const int large_n = ((wave + 1) / 2 + 7) / 8 * 128;  // 8 tile rows of 256: at least half a wave
-  auto_gemm_case<Auto, Kernel>({17, 1000, 2048}, {}, Sm80TileClass::narrow, seed + 1, what);
-  auto_gemm_case<Auto, Kernel>({48, 777, 4097}, {.with_c = true}, Sm80TileClass::thin, seed + 2, what);
-  auto_gemm_case<Auto, Kernel>({100, 1000, 1000}, {.batches = 3, .with_c = true}, Sm80TileClass::medium, seed + 3,
-                               what);
-  auto_gemm_case<Auto, Kernel>({300, 300, 2048}, {.with_c = true}, Sm80TileClass::small, seed + 4, what);
-  auto_gemm_case<Auto, Kernel>({2048 - 5, large_n - 3, 333}, {}, Sm80TileClass::large, seed + 5, what);
-  // Small problems that are many: their tiles over all batches count.
-  const int batches = (wave + 1) / 2;  // one 256 × 128 tile each
-  auto_gemm_case<Auto, Kernel>({129, 128, 64}, {.batches = batches}, Sm80TileClass::large, seed + 6, what);
-  // Leading dimensions and batch strides off the 16-byte rule: the unaligned configuration.
-  auto_gemm_case<Auto, Kernel>({100, 333, 1001},
-                               {.batches = 2, .pad_a = 1, .pad_b = 5, .pad_c = 3, .pad_d = 7, .gap_a = 1, .with_c = true},
-                               Sm80TileClass::unaligned, seed + 7, what);
-}
+// The element-aligned fallback over odd leading dimensions and batch strides
+// (sm80_gemm_unaligned.cuh); the other element types are in sm80_gemm_unaligned_test.cu.
+TEST(Sm80GemmUnaligned, Bf16RowMajorA_ColumnMajorB) { unaligned_sweep<KernelOf<Unaligned>>(100, "bf16 TN"); }
 
 TEST(Sm80AutoGemm, EveryClassTN) {
   STRATA_REQUIRE_SM(8, 0);
   auto_gemm_classes<RowMajor, ColumnMajor>(2000, "auto TN");
 }
 
-// Column-major A: the narrow class runs the thin tile (an M-major tile needs 64 rows).
-TEST(Sm80AutoGemm, EveryClassNT) {
-  STRATA_REQUIRE_SM(8, 0);
-  static_assert(std::is_same_v<Sm80Tiles<T, ColumnMajor, RowMajor>::Narrow, Sm80Tiles<T, ColumnMajor, RowMajor>::Thin>);
-  auto_gemm_classes<ColumnMajor, RowMajor>(2100, "auto NT");
-}
-
 // Without a GPU too: the class follows sm80_tile_class over the large tiles of all batches, and a
-// refusal comes from the chosen configuration, with its message, before anything runs.
-TEST(Sm80AutoGemm, ChoosesAndRefusesOnTheHost) {
+// refusal comes from the chosen configuration, with its message, before anything runs. (A function
+// template, as expect_tiles_fit: in a test's own body cudafe++ would instantiate the six kernels'
+// host interfaces itself, about 12 s of compile time.)
+template <class Tiles>
+void expect_choices_and_refusals() {
   using Auto = Sm80AutoGemm<Tiles, T>;
-  const long long wave = Gemm<KernelOf<Tiles::Large>>::split_k_wave();
-  Auto::Arguments a;
+  const long long wave = Gemm<KernelOf<typename Tiles::Large>>::split_k_wave();
+  typename Auto::Arguments a;
   a.k = 4096;
   for (int m : {1, 32, 33, 64, 65, 128, 129, 1000, 8192}) {
     for (int n : {64, 4096, 14336}) {
@@ -275,11 +223,11 @@ TEST(Sm80AutoGemm, ChoosesAndRefusesOnTheHost) {
   };
   const int n = 4000;  // 63 thin tiles against 32 medium: different workspaces
   const std::pair<size_t, size_t> per_class[] = {
-      workspace_of(std::type_identity<Gemm<KernelOf<Tiles::Narrow>>>{}, 16, n),
-      workspace_of(std::type_identity<Gemm<KernelOf<Tiles::Thin>>>{}, 48, n),
-      workspace_of(std::type_identity<Gemm<KernelOf<Tiles::Medium>>>{}, 100, n),
-      workspace_of(std::type_identity<Gemm<KernelOf<Tiles::Small>>>{}, 129, n),
-      workspace_of(std::type_identity<Gemm<KernelOf<Tiles::Large>>>{}, 8192, n)};
+      workspace_of(std::type_identity<Gemm<KernelOf<typename Tiles::Narrow>>>{}, 16, n),
+      workspace_of(std::type_identity<Gemm<KernelOf<typename Tiles::Thin>>>{}, 48, n),
+      workspace_of(std::type_identity<Gemm<KernelOf<typename Tiles::Medium>>>{}, 100, n),
+      workspace_of(std::type_identity<Gemm<KernelOf<typename Tiles::Small>>>{}, 129, n),
+      workspace_of(std::type_identity<Gemm<KernelOf<typename Tiles::Large>>>{}, 8192, n)};
   for (size_t c = 0; c < std::size(per_class); ++c) {
     EXPECT_EQ(per_class[c].first, per_class[c].second) << "class " << c;
     if (c > 0) EXPECT_NE(per_class[c].second, per_class[c - 1].second) << "classes " << c - 1 << " and " << c;
@@ -292,7 +240,7 @@ TEST(Sm80AutoGemm, ChoosesAndRefusesOnTheHost) {
   a.lda = 4100, a.ldb = 4096, a.ldd = 4096;  // lda not a multiple of 8 elements
   // The narrow class's 16-byte configuration refuses it, naming lda; the automatic GEMM takes it
   // on its unaligned configuration instead.
-  const Status narrow = Gemm<KernelOf<Tiles::Narrow>>::can_implement(a);
+  const Status narrow = Gemm<KernelOf<typename Tiles::Narrow>>::can_implement(a);
   EXPECT_EQ(narrow.code(), StatusCode::misaligned_leading_dim) << narrow.message();
   EXPECT_NE(narrow.message().find("lda"), std::string::npos) << narrow.message();
   EXPECT_EQ(Auto::tile_class(a), Sm80TileClass::unaligned);
@@ -305,4 +253,5 @@ TEST(Sm80AutoGemm, ChoosesAndRefusesOnTheHost) {
   EXPECT_EQ(gemm.initialize(a).code(), StatusCode::misaligned_pointer);
   EXPECT_EQ(gemm.run().code(), StatusCode::not_initialized);
 }
+TEST(Sm80AutoGemm, ChoosesAndRefusesOnTheHost) { expect_choices_and_refusals<Tiles>(); }
 }  // namespace

@@ -1,7 +1,7 @@
 // Ampere GEMM, int8 in with int32 out (int32 accumulation, exact), over kEdgeShapes, and exact
 // beyond float precision. int8 takes only row-major A and column-major B (Sm80GemmConfig refuses
-// the others at compile time). f16 has its own files (sm80_gemm_f16_test.cu, f16 out;
-// sm80_gemm_f16_f32out_test.cu, f32 out), all four majorness combinations each.
+// the others at compile time). f16 (f16 and fp32 out) is in sm80_gemm_f16_test.cu, tf32 in
+// sm80_gemm_tf32_test.cu, bf16 in sm80_gemm_tiles_test.cu and sm80_gemm_tiles_mn_major_test.cu.
 #include "sm80_gemm_harness.cuh"
 
 namespace {
