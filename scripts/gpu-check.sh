@@ -100,7 +100,8 @@ if wants sanitize; then
   sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   sanitize() {
     local tool=$1 status=0 bin
-    for bin in "$BUILD"/test/strata_kernel_tests "$BUILD"/test/strata_atom_tests; do
+    for bin in "$BUILD"/test/strata_kernel_tests "$BUILD"/test/strata_atom_tests \
+        "$BUILD"/test/strata_collective_tests; do
       [[ -x "$bin" ]] || continue
       echo "--- $tool: $(basename "$bin") --gtest_filter=$SANITIZE_FILTER"
       local extra=()
