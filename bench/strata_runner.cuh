@@ -21,6 +21,7 @@ struct StrataRunner {
   std::unique_ptr<DeviceArray<char>> workspace;
   Schedule schedule = Schedule::automatic;
   SplitKMode split_k_mode = SplitKMode::automatic;
+  LaunchOptions options{};  // e.g. programmatic dependent launch, where run() takes options
 
   bool prepare(int m, int n, int k, std::vector<T*> const& a, std::vector<T*> const& b, TD* d, std::string& why) {
     std::vector<typename G::Arguments> args;
@@ -44,7 +45,12 @@ struct StrataRunner {
     return true;
   }
   void launch(int i) {
-    Status s = gemms[size_t(i) % gemms.size()].run();
+    G const& g = gemms[size_t(i) % gemms.size()];
+    Status s = Status::success();
+    if constexpr (requires { g.run(cudaStream_t{}, options); })
+      s = g.run(nullptr, options);
+    else
+      s = g.run();
     if (!s) throw std::runtime_error("strata GEMM: " + s.message());
   }
 };

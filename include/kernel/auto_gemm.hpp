@@ -247,11 +247,12 @@ class AutoGemm {
     return s;
   }
 
-  // Runs the prepared GEMM on `stream`.
-  Status run(cudaStream_t stream = nullptr) const {
+  // Runs the prepared GEMM on `stream`; `options` as Gemm::run takes them (the Ampere path
+  // launches without programmatic dependent launch).
+  Status run(cudaStream_t stream = nullptr, LaunchOptions const& options = {}) const {
     if (!initialized_) return {StatusCode::not_initialized, "run() before a successful initialize()"};
     if constexpr (kHopperCompiled) {
-      if (path_ == AutoGemmPath::sm90) return hopper_.run(stream);
+      if (path_ == AutoGemmPath::sm90) return hopper_.run(stream, options);
     }
     return ampere_.run(stream);
   }

@@ -50,6 +50,13 @@ struct GemmArguments {
 };
 
 // How a prepared GEMM is launched, beyond its own launch shape.
-struct LaunchOptions {};
+struct LaunchOptions {
+  // Programmatic dependent launch (Hopper kernels): the kernel may start while the previous kernel
+  // of the stream finishes, setting up its barriers and prefetching its TMA descriptors meanwhile,
+  // and touches global memory only after that kernel's results are visible (griddepcontrol.wait).
+  // The previous kernel's tail and this launch's latency then overlap. Ampere kernels ignore it
+  // and launch as usual (they cannot wait on the grid before them).
+  bool programmatic_dependent_launch = false;
+};
 
 }  // namespace strata

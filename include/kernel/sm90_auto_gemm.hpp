@@ -219,9 +219,9 @@ class Sm90AutoGemm {
   }
 
   // Runs the prepared GEMM on `stream`.
-  Status run(cudaStream_t stream = nullptr) const {
+  Status run(cudaStream_t stream = nullptr, LaunchOptions const& options = {}) const {
     if (chosen_ < 0) return {StatusCode::not_initialized, "run() before a successful initialize()"};
-    return visit(chosen(), [&](auto* g) { return g->run(stream); }, gemms_);
+    return visit(chosen(), [&](auto* g) { return g->run(stream, options); }, gemms_);
   }
 
   // initialize + run.

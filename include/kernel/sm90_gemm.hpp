@@ -121,6 +121,12 @@ struct Sm90GemmKernel {
       arch::cluster_sync();
     else
       __syncthreads();
+    // Programmatic dependent launch: the set-up above may overlap the previous kernel of the
+    // stream; no thread reads or writes global memory (operands, C, D, workspace) before that
+    // kernel's results are visible. Then the next kernel may start its own set-up. Both are
+    // no-ops for a launch without the attribute.
+    arch::griddepcontrol_wait();
+    arch::griddepcontrol_launch_dependents();
     typename Mainloop::Pipeline pipe{smem.mainloop.pipeline, at.writers};
     typename Mainloop::State state{};
     const int cluster = int(blockIdx.x) / kClusterSize, clusters = int(gridDim.x) / kClusterSize;
@@ -271,6 +277,8 @@ struct Sm90GemmKernel {
   }
   // K tiles a tile needs before the automatic schedule shares it among CTAs.
   static constexpr int kStreamKMinKTiles = 4;
+  // Whether `a` runs Stream-K (asked for, or chosen by the automatic schedule).
+  static bool uses_stream_k(Arguments const& a) { return work_plan(a).kind == Sm90WorkKind::stream_k; }
 
   static size_t workspace_size(Arguments const& a) { return PartialSums::workspace_bytes(work_plan(a)); }
   static Status initialize_workspace(Arguments const& a, void* workspace, size_t bytes, cudaStream_t stream) {
@@ -334,7 +342,7 @@ struct Sm90GemmKernel {
   static dim3 block() { return dim3(kThreads); }
   static dim3 cluster() { return dim3(kClusterSize, 1, 1); }
 
-  static Status launch(Params const& p, cudaStream_t stream, LaunchOptions const& = {}) {
+  static Status launch(Params const& p, cudaStream_t stream, LaunchOptions const& options = {}) {
     if (p.total_tiles < 0) return {StatusCode::cuda_error, "the driver refused to encode a TMA descriptor"};
     if (p.total_tiles == 0) return Status::success();
     const auto kernel = entry();
@@ -345,13 +353,22 @@ struct Sm90GemmKernel {
     config.blockDim = block();
     config.dynamicSmemBytes = size_t(smem_bytes);
     config.stream = stream;
-    cudaLaunchAttribute attributes[1]{};
-    attributes[0].id = cudaLaunchAttributeClusterDimension;
-    attributes[0].val.clusterDim.x = unsigned(kClusterSize);
-    attributes[0].val.clusterDim.y = 1;
-    attributes[0].val.clusterDim.z = 1;
+    cudaLaunchAttribute attributes[2]{};
+    unsigned count = 0;
+    if (kClusterSize > 1) {
+      attributes[count].id = cudaLaunchAttributeClusterDimension;
+      attributes[count].val.clusterDim.x = unsigned(kClusterSize);
+      attributes[count].val.clusterDim.y = 1;
+      attributes[count].val.clusterDim.z = 1;
+      ++count;
+    }
+    if (options.programmatic_dependent_launch) {
+      attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attributes[count].val.programmaticStreamSerializationAllowed = 1;
+      ++count;
+    }
     config.attrs = attributes;
-    config.numAttrs = kClusterSize > 1 ? 1 : 0;
+    config.numAttrs = count;
     if (cudaError_t e = cudaLaunchKernelEx(&config, kernel, p); e != cudaSuccess)
       return {StatusCode::cuda_error, std::string("GEMM launch: ") + cudaGetErrorString(e)};
     return Status::success();

@@ -1,0 +1,165 @@
+// strata::AutoGemm (one call for every GPU: the Hopper tile set on an sm_90a GPU, the Ampere one
+// elsewhere) against cuBLAS, bf16 in and out, A row-major (activations), B column-major
+// (weights), on the same buffers in the same run, each output checked against cuBLAS's first.
+// Per shape it prints the kernel AutoGemm chose and its ratio to cuBLAS:
+//   decode shapes (M = 1..128): bandwidth-bound; TB/s of the bytes A + B + D move, one launch at
+//     a time and streamed (100 dependent launches back to back, as a model's layers run; strata
+//     with and without programmatic dependent launch);
+//   large shapes: TFLOP/s.
+// Every run rewrites a chart of the ratios (SVG): STRATA_CHART=<path>, default
+// auto_gemm_allarch.svg in the working directory.
+//
+//   auto_gemm_allarch [--benchmark_filter=<regex>]     e.g. --benchmark_filter=decode/m16
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <kernel/auto_gemm.hpp>
+
+#include "chart_svg.hpp"
+#include "gemm_bench.cuh"
+#include "strata_runner.cuh"
+
+namespace {
+using namespace strata;
+using namespace strata::bench;
+using T = __nv_bfloat16;
+using Auto = AutoGemm<T, RowMajor, ColumnMajor, T>;
+
+bool g_wrong_results = false;
+std::vector<ChartRow> g_chart;
+
+struct Shape {
+  int m, n, k;
+  bool decode;
+  std::string name() const {
+    return "m" + std::to_string(m) + " n" + std::to_string(n) + " k" + std::to_string(k);
+  }
+};
+
+void bench_shape(benchmark::State& state, Shape shape) {
+  const int m = shape.m, n = shape.n, k = shape.k;
+  const int64_t per_set = (int64_t(m) * k + int64_t(k) * n) * int64_t(sizeof(T));
+  const int sets = input_sets_for(per_set);
+  std::vector<std::unique_ptr<DeviceArray<T>>> as, bs;
+  std::vector<T*> a, b;
+  for (int s = 0; s < sets; ++s) {
+    as.push_back(std::make_unique<DeviceArray<T>>(int64_t(m) * k));
+    bs.push_back(std::make_unique<DeviceArray<T>>(int64_t(k) * n));
+    fill_random(as.back()->ptr, int64_t(m) * k, 300 + 2 * s);
+    fill_random(bs.back()->ptr, int64_t(k) * n, 301 + 2 * s);
+    a.push_back(as.back()->ptr);
+    b.push_back(bs.back()->ptr);
+  }
+  DeviceArray<T> d(int64_t(m) * n), d_ref(int64_t(m) * n);
+  cublasHandle_t handle;
+  check(cublasCreate(&handle), "cublasCreate");
+  auto cublas = [&](int i) {
+    cublas_gemm(handle, m, n, k, a[size_t(i) % a.size()], true, k, b[size_t(i) % b.size()], false, k, d_ref.ptr, n);
+  };
+  StrataRunner<Auto, T, T> runner;
+  std::string why;
+  if (!runner.prepare(m, n, k, a, b, d.ptr, why)) {
+    cublasDestroy(handle);
+    state.SkipWithError(("strata refused: " + why).c_str());
+    return;
+  }
+  // Checked with and without programmatic dependent launch, each after poisoning D.
+  for (bool pdl : {false, true}) {
+    runner.options.programmatic_dependent_launch = pdl;
+    for (int set : {0, sets - 1}) {
+      check(cudaMemset(d.ptr, 0xFF, size_t(m) * n * sizeof(T)), "poison D");
+      runner.launch(set);
+      cublas(set);
+      check(cudaDeviceSynchronize(), "strata and cuBLAS outputs");
+      const OutputComparison c = compare_outputs(d.ptr, d_ref.ptr, int64_t(m) * n, 1.0 / 128, 1e-2);
+      if (c.relative_error > 1e-2 || c.far_elements > 0) {
+        g_wrong_results = true;
+        cublasDestroy(handle);
+        state.SkipWithError(("differs from cuBLAS: relative error " + std::to_string(c.relative_error) + ", " +
+                             std::to_string(c.far_elements) + " elements off")
+                                .c_str());
+        return;
+      }
+    }
+  }
+  runner.options.programmatic_dependent_launch = false;
+  const std::vector<double> one = median_ms_interleaved({[&](int i) { runner.launch(i); }, cublas});
+  double streamed = 0, streamed_pdl = 0, streamed_cublas = 0;
+  if (shape.decode) {
+    streamed = streamed_ms([&](int i) { runner.launch(i); });
+    runner.options.programmatic_dependent_launch = true;
+    streamed_pdl = streamed_ms([&](int i) { runner.launch(i); });
+    runner.options.programmatic_dependent_launch = false;
+    streamed_cublas = streamed_ms(cublas);
+  }
+  cublasDestroy(handle);
+  for (auto _ : state) state.SetIterationTime(one[0] / 1e3);
+  const std::string kernel = runner.gemms[0].kernel_name();
+  state.SetLabel(kernel);
+  const double flops = 2.0 * m * n * k;
+  const double bytes = double(int64_t(m) * k + int64_t(k) * n + int64_t(m) * n) * double(sizeof(T));
+  state.counters["ratio"] = one[1] / one[0];
+  if (shape.decode) {
+    state.counters["strata_TBps"] = bytes / one[0] / 1e9;
+    state.counters["cublas_TBps"] = bytes / one[1] / 1e9;
+    state.counters["strm_TBps"] = bytes / streamed_pdl / 1e9;
+    state.counters["strm_nopdl_TBps"] = bytes / streamed / 1e9;
+    state.counters["strm_cublas_TBps"] = bytes / streamed_cublas / 1e9;
+    state.counters["strm_ratio"] = streamed_cublas / streamed_pdl;
+    g_chart.push_back({shape.name(), kernel, {one[1] / one[0], streamed_cublas / streamed_pdl}});
+  } else {
+    state.counters["strata_TFLOPs"] = flops / one[0] / 1e9;
+    state.counters["cublas_TFLOPs"] = flops / one[1] / 1e9;
+    g_chart.push_back({shape.name(), kernel, {one[1] / one[0], std::nan("")}});
+  }
+}
+
+void register_shapes() {
+  std::vector<Shape> shapes;
+  const std::pair<int, int> nk[] = {{4096, 4096}, {14336, 4096}, {4096, 14336}, {8192, 8192}};
+  for (int m : {1, 16, 64, 128})
+    for (auto [n, k] : nk) shapes.push_back({m, n, k, true});
+  for (int s : {2048, 4096, 8192}) shapes.push_back({s, s, s, false});
+  shapes.push_back({4096, 14336, 4096, false});
+  shapes.push_back({4096, 4096, 14336, false});
+  for (Shape const& s : shapes) {
+    const std::string name = std::string(s.decode ? "bf16/decode/" : "bf16/large/") + "m" + std::to_string(s.m) +
+                             "_n" + std::to_string(s.n) + "_k" + std::to_string(s.k);
+    benchmark::RegisterBenchmark(name.c_str(), bench_shape, s)
+        ->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
+  }
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  int devices = 0, major = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0 ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) != cudaSuccess || major < 8) {
+    std::printf("auto_gemm_allarch: no GPU of compute capability 8.0 or newer present, nothing to measure\n");
+    return 77;
+  }
+  register_shapes();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  const char* env = std::getenv("STRATA_CHART");
+  const std::string chart = env != nullptr && *env != '\0' ? env : "auto_gemm_allarch.svg";
+  if (!g_chart.empty()) {
+    if (write_ratio_chart(chart, "strata::AutoGemm vs cuBLAS, bf16 (ratio of times, same run, same buffers)",
+                          {"one launch at a time", "100 launches streamed (PDL)"}, g_chart))
+      std::printf("auto_gemm_allarch: chart written to %s\n", chart.c_str());
+    else
+      std::printf("auto_gemm_allarch: could not write the chart to %s\n", chart.c_str());
+  }
+  if (g_wrong_results) {
+    std::printf("auto_gemm_allarch: FAILED: a strata output differed from cuBLAS's (see the errors above)\n");
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,160 @@
+// Programmatic dependent launch of the Hopper GEMM (LaunchOptions::programmatic_dependent_launch):
+// the GEMM may start while the kernel before it in the stream still runs, and must touch neither
+// its operands nor D before that kernel is done. The kernels before it here let it start at once
+// (griddepcontrol.launch_dependents first), then spin for a while and only then write the GEMM's
+// A (read after write) or read D's old contents (write after read): a GEMM that did not wait
+// reads poison or overwrites D too early. A control kernel launched the same way but without the
+// wait shows the overlap is real (else the tests could not fail). Then a Stream-K decode GEMM
+// launched back to back many times on one workspace (tile counters and partial tiles reused).
+#include <atom/arch/sm90.hpp>
+
+#include "sm90_gemm_sweep.cuh"
+
+namespace {
+using namespace strata;
+using namespace strata::test;
+using BF16 = __nv_bfloat16;
+using Kernel = Sm90GemmKernel<Sm90GemmConfig<BF16, RowMajor, ColumnMajor, 64, 128, 64, 8>, BF16, LinearCombination>;
+using G = Gemm<Kernel>;
+
+// About 200 µs at the H200's clocks: far longer than the GEMM needs to start.
+constexpr long long kSpinCycles = 400000;
+
+__device__ void spin(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+// Lets the next kernel start, spins, then copies src to dst.
+__global__ void late_copy(uint16_t* dst, uint16_t const* src, int64_t count, long long cycles) {
+  arch::griddepcontrol_launch_dependents();
+  spin(cycles);
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count; i += int64_t(gridDim.x) * blockDim.x)
+    dst[i] = src[i];
+}
+
+// Launched with the attribute but without griddepcontrol.wait: copies what src holds when it runs.
+__global__ void eager_copy(uint16_t* dst, uint16_t const* src, int64_t count) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count; i += int64_t(gridDim.x) * blockDim.x)
+    dst[i] = src[i];
+}
+
+LaunchOptions pdl() {
+  LaunchOptions o;
+  o.programmatic_dependent_launch = true;
+  return o;
+}
+
+void launch_dependent_copy(uint16_t* dst, uint16_t const* src, int64_t count, cudaStream_t stream) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(8);
+  config.blockDim = dim3(256);
+  config.stream = stream;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  throw_on_error(cudaLaunchKernelEx(&config, eager_copy, dst, src, count), "eager_copy");
+}
+
+int64_t count_equal(std::vector<uint16_t> const& v, uint16_t value) {
+  int64_t n = 0;
+  for (uint16_t x : v) n += x == value;
+  return n;
+}
+
+// Every kernel launched once beforehand: with lazy loading (CUDA's default) a kernel's first
+// launch loads its module, which waits for the kernels running then and would hide the overlap.
+void load_kernels(G const& gemm, cudaStream_t stream) {
+  late_copy<<<1, 32, 0, stream>>>(nullptr, nullptr, 0, 0);
+  eager_copy<<<1, 32, 0, stream>>>(nullptr, nullptr, 0);
+  throw_on_error(cudaStreamSynchronize(stream), "loading the test kernels");
+  ASSERT_TRUE(bool(gemm.run(stream)));
+  throw_on_error(cudaStreamSynchronize(stream), "loading the GEMM");
+}
+
+struct Streamed {
+  cudaStream_t stream = nullptr;
+  Streamed() { throw_on_error(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate"); }
+  ~Streamed() { cudaStreamDestroy(stream); }
+};
+
+// The kernel before the GEMM writes A late: the GEMM must compute with the values written.
+TEST(Sm90GemmPdl, WaitsForTheOperandsThePreviousKernelWrites) {
+  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+  for (Shape3 s : {Shape3{16, 1000, 4097}, Shape3{300, 520, 256}}) {
+    GemmProblem<Kernel> p(s, 900 + s.m);
+    const int64_t count = int64_t(p.a.size());
+    DeviceBuffer<BF16> real(p.a);
+    DeviceBuffer<uint16_t> seen{size_t(count)};
+    Streamed st;
+    G gemm;
+    auto args = p.arguments();
+    const size_t bytes = G::workspace_size(args);
+    DeviceBuffer<char> ws(bytes);
+    ASSERT_TRUE(bool(gemm.initialize(args, ws.get(), bytes, st.stream)));
+    auto* a = reinterpret_cast<uint16_t*>(p.dA.get());
+    auto* r = reinterpret_cast<uint16_t const*>(real.get());
+    load_kernels(gemm, st.stream);
+
+    // Control: a dependent launch that does not wait sees A still poisoned.
+    throw_on_error(cudaMemsetAsync(a, 0xFF, size_t(count) * 2, st.stream), "poison A");
+    late_copy<<<8, 256, 0, st.stream>>>(a, r, count, kSpinCycles);
+    launch_dependent_copy(seen.get(), a, count, st.stream);
+    throw_on_error(cudaStreamSynchronize(st.stream), "control");
+    EXPECT_GT(count_equal(seen.download(), 0xFFFF), count / 2)
+        << "the dependent launch did not overlap the kernel before it: this test cannot tell a GEMM that waits "
+           "from one that does not";
+
+    throw_on_error(cudaMemsetAsync(a, 0xFF, size_t(count) * 2, st.stream), "poison A");
+    late_copy<<<8, 256, 0, st.stream>>>(a, r, count, kSpinCycles);
+    ASSERT_TRUE(bool(gemm.run(st.stream, pdl())));
+    throw_on_error(cudaStreamSynchronize(st.stream), "GEMM after a late writer");
+    p.check([](int, int, int, double ref) { return ref; }, G::uses_stream_k(args) ? "Stream-K, PDL" : "tiles, PDL");
+  }
+}
+
+// The kernel before the GEMM reads D's old contents late: the GEMM must not overwrite them first.
+TEST(Sm90GemmPdl, WaitsForThePreviousKernelToReadD) {
+  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+  GemmProblem<Kernel> p({64, 2048, 1000}, 950);
+  const int64_t count = int64_t(p.dD.size());
+  DeviceBuffer<uint16_t> saved{size_t(count)};
+  Streamed st;
+  G gemm;
+  auto args = p.arguments();
+  const size_t bytes = G::workspace_size(args);
+  DeviceBuffer<char> ws(bytes);
+  ASSERT_TRUE(bool(gemm.initialize(args, ws.get(), bytes, st.stream)));
+  auto* d = reinterpret_cast<uint16_t*>(p.dD.get());
+  load_kernels(gemm, st.stream);
+  throw_on_error(cudaMemsetAsync(d, 0xFF, size_t(count) * 2, st.stream), "poison D");
+  late_copy<<<8, 256, 0, st.stream>>>(saved.get(), d, count, kSpinCycles);
+  ASSERT_TRUE(bool(gemm.run(st.stream, pdl())));
+  throw_on_error(cudaStreamSynchronize(st.stream), "GEMM after a late reader");
+  EXPECT_EQ(count_equal(saved.download(), 0xFFFF), count) << "the GEMM wrote D before the kernel before it read D";
+  p.check([](int, int, int, double ref) { return ref; }, "PDL after a late reader");
+}
+
+// Back to back on one workspace: each launch's Stream-K partial tiles and tile counters are the
+// next one's, so a launch that started on them early would corrupt the sums.
+TEST(Sm90GemmPdl, BackToBackStreamKLaunches) {
+  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+  for (bool with_pdl : {true, false}) {
+    GemmProblem<Kernel> p({16, 4096, 4096}, 970);
+    auto args = p.arguments();
+    args.split_k = 0, args.schedule = Schedule::automatic;
+    ASSERT_TRUE(G::uses_stream_k(args)) << "a decode shape should take Stream-K";
+    Streamed st;
+    G gemm;
+    const size_t bytes = G::workspace_size(args);
+    DeviceBuffer<char> ws(bytes);
+    ASSERT_TRUE(bool(gemm.initialize(args, ws.get(), bytes, st.stream)));
+    for (int i = 0; i < 50; ++i) ASSERT_TRUE(bool(gemm.run(st.stream, with_pdl ? pdl() : LaunchOptions{})));
+    throw_on_error(cudaStreamSynchronize(st.stream), "50 launches");
+    p.check([](int, int, int, double ref) { return ref; }, with_pdl ? "50 launches, PDL" : "50 launches");
+  }
+}
+}  // namespace
