@@ -56,9 +56,22 @@ if(NOT STRATA_HOST_OPT MATCHES "^(|0|1|2|3|s|g)$")
   message(FATAL_ERROR "STRATA_HOST_OPT: expected 0, 1, 2, 3, s, g or nothing, got '${STRATA_HOST_OPT}'")
 endif()
 
+# STRATA_ALLARCH_AMPERE: an "allarch" unit carries the Ampere targets beside sm_90a. Empty or ON:
+# yes (a GPU machine: the unit runs on Ampere GPUs too). OFF: sm_90a alone, one cicc pass instead
+# of two (the CI machine, which runs no GPU code: the unit still compiles whole, its Ampere kernels
+# in the sm_90a pass, and those kernels' compute_80 code is compiled by the units that test them
+# alone: auto_gemm_allarch_test.cu's Sm80AutoGemm over Sm80Tiles<bf16> by sm80_gemm_tiles_test.cu
+# and gemm_stress_bf16.cu). About 100 s of CI's 2 cores.
+set(STRATA_ALLARCH_AMPERE "" CACHE STRING "allarch units also compile for the Ampere targets: ON or OFF (empty: ON)")
+if(STRATA_ALLARCH_AMPERE STREQUAL "" OR STRATA_ALLARCH_AMPERE)
+  set(strata_gencode_allarch ${STRATA_GENCODE_AMPERE} ${STRATA_GENCODE_SM90A})
+else()
+  set(strata_gencode_allarch ${STRATA_GENCODE_SM90A})
+endif()
+
 function(strata_cuda_arch_options out name)
   if(name MATCHES "allarch")
-    set(${out} ${STRATA_GENCODE_AMPERE} ${STRATA_GENCODE_SM90A} PARENT_SCOPE)
+    set(${out} ${strata_gencode_allarch} PARENT_SCOPE)
   elseif(name MATCHES "sm90")
     set(${out} ${STRATA_GENCODE_SM90A} PARENT_SCOPE)
   else()
