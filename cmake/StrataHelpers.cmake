@@ -118,17 +118,30 @@ function(strata_add_cuda_executable target)
   target_link_libraries(${target} PRIVATE strata::strata CUDA::cudart CUDA::cublas)
   strata_host_warnings(${target})
   strata_set_cuda_arch(${target} ${ARGN})
+  # Host-only .cpp sources among them (the atom tests that need no GPU, compiled by g++ alone:
+  # no cudafe++, no cicc): the host-only level, like the host executables; and the Ampere
+  # wrappers' parameters are unused outside a device pass.
+  foreach(src IN LISTS ARGN)
+    if(src MATCHES "\\.cpp$")
+      set(cxx_options -Wno-unused-parameter)
+      if(NOT STRATA_HOST_OPT STREQUAL "")
+        list(APPEND cxx_options -O${STRATA_HOST_OPT})
+      endif()
+      set_source_files_properties("${src}" TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS "${cxx_options}")
+    endif()
+  endforeach()
 endfunction()
 
-# strata_add_test_folder(TARGET <name> DIR <folder> PATTERN <glob> PREFIX <test-prefix>
+# strata_add_test_folder(TARGET <name> DIR <folder> PATTERN <glob>... PREFIX <test-prefix>
 #                        [EXCLUDE <glob>] [CUDA])
-# Every file in <folder> matching <glob> (and not EXCLUDE) goes into one GoogleTest executable
+# Every file in <folder> matching a <glob> (and not EXCLUDE) goes into one GoogleTest executable
 # <name>; its tests are listed at test time (PRE_TEST, so a new TEST() needs no re-configure) as
 # <prefix>.Suite.Test and labelled <prefix>.
 # A missing or empty folder adds nothing. Tests include shared helpers as "common/....hpp".
 function(strata_add_test_folder)
-  cmake_parse_arguments(arg "CUDA" "TARGET;DIR;PATTERN;PREFIX;EXCLUDE" "" ${ARGN})
-  file(GLOB sources CONFIGURE_DEPENDS "${arg_DIR}/${arg_PATTERN}")
+  cmake_parse_arguments(arg "CUDA" "TARGET;DIR;PREFIX;EXCLUDE" "PATTERN" ${ARGN})
+  list(TRANSFORM arg_PATTERN PREPEND "${arg_DIR}/" OUTPUT_VARIABLE globs)
+  file(GLOB sources CONFIGURE_DEPENDS ${globs})
   if(arg_EXCLUDE)
     file(GLOB excluded CONFIGURE_DEPENDS "${arg_DIR}/${arg_EXCLUDE}")
     if(excluded)

@@ -9,7 +9,7 @@
 // so every layout's thread mode is (4, 8): t first (the fast digit of the lane), then g. Its
 // strides say where t and g move in the tile; the value mode lists, digit by digit, how the
 // value index i moves. Each stride below is derived in its comment from the ISA's row/column
-// formula; test/atom/mma_atom_test.cu checks every (lane, i) against those formulas.
+// formula; test/atom/mma_atom_test.cpp checks every (lane, i) against those formulas.
 //
 // Index conventions (mma_atom.hpp): A -> m + M*k, B -> n + N*k, C/D -> m + M*n. "row.col" in
 // the instruction means A is K-contiguous per row and B is K-contiguous per column, which is why

@@ -40,11 +40,21 @@ namespace detail {
 // cp.async names its shared operand by a 32-bit shared-window address and its global operand by
 // a global-window address; generic pointers must be converted first (the ISA leaves a generic
 // address in a .global operand undefined even though the windows coincide on current GPUs).
+// Without nvcc (a host compiler reading these headers for the atoms' layouts, as the host-only
+// atom tests do) the conversions do not exist, nor is any of this ever called.
 STRATA_DEVICE __forceinline__ uint32_t shared_address(const void* smem_ptr) {
+#if defined(__CUDACC__)
   return static_cast<uint32_t>(__cvta_generic_to_shared(smem_ptr));
+#else
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(smem_ptr));
+#endif
 }
 STRATA_DEVICE __forceinline__ uint64_t global_address(const void* gmem_ptr) {
+#if defined(__CUDACC__)
   return static_cast<uint64_t>(__cvta_generic_to_global(gmem_ptr));
+#else
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(gmem_ptr));
+#endif
 }
 }  // namespace detail
 
