@@ -131,6 +131,7 @@ struct Sm90TmaEpilogue {
     int n_tma;                      // n rounded down to kVector: the columns TMA stores
     TD* d;                          // D, for the columns [n_tma, n)
     int64_t ldd, batch_stride_d;
+    int c_batched = 1;              // 0: every batch reads batch 0 of C (batch_stride_c 0)
   };
 
   // ---- host --------------------------------------------------------------------------------------
@@ -148,7 +149,8 @@ struct Sm90TmaEpilogue {
       return s;
     if (!functor.reads_source()) return Status::success();
     if (C == nullptr) return {StatusCode::null_pointer, "C is null but the epilogue reads it (reads_source() is true)"};
-    return check_operand("C", "ldc", "batch_stride_c", "the TMA load of C", C, ldc, batch_stride_c, m, n, batches);
+    return check_operand("C", "ldc", "batch_stride_c", "the TMA load of C", C, ldc, batch_stride_c, m, n,
+                         batch_stride_c == 0 ? 1 : batches);
   }
 
   // check(), then the descriptors; `p` is written only on success. Needs the driver (no GPU launch).
@@ -163,7 +165,11 @@ struct Sm90TmaEpilogue {
         !s)
       return {s.code(), "D: " + s.message()};
     if (out.reads_source) {
-      if (Status s = make_tma_descriptor(out.tma_c, C, global_layout(m, n, ldc, batch_stride_c, batches), TmaBoxD{});
+      // A C shared by every batch (batch stride 0) is a tensor of one batch, read at batch 0.
+      out.c_batched = batch_stride_c != 0;
+      if (Status s = make_tma_descriptor(out.tma_c, C,
+                                         global_layout(m, n, ldc, batch_stride_c, out.c_batched ? batches : 1),
+                                         TmaBoxD{});
           !s)
         return {s.code(), "C: " + s.message()};
     }
@@ -206,7 +212,7 @@ struct Sm90TmaEpilogue {
       if (p.reads_source) {
         if (issuer) {
           arch::mbarrier_arrive_expect_tx(c_loaded, kSubtileBytes);
-          arch::tma_load(&p.tma_c, c_loaded, buffer, col0, m0, batch);
+          arch::tma_load(&p.tma_c, c_loaded, buffer, col0, m0, batch * p.c_batched);
         }
         arch::mbarrier_wait_parity_or_trap(c_loaded, state.c_phase);  // also orders this after the wait above
         state.c_phase ^= 1u;

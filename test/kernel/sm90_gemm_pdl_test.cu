@@ -4,7 +4,8 @@
 // (griddepcontrol.launch_dependents first), then spin for a while and only then write the GEMM's
 // A (read after write) or read D's old contents (write after read): a GEMM that did not wait
 // reads poison or overwrites D too early. A control kernel launched the same way but without the
-// wait shows the overlap is real (else the tests could not fail). Then a Stream-K decode GEMM
+// wait shows the overlap is real (where it is not, e.g. under compute-sanitizer, which serializes
+// kernels, the test checks the results and then skips, saying so). Then a Stream-K decode GEMM
 // launched back to back many times on one workspace (tile counters and partial tiles reused).
 #include <atom/arch/sm90.hpp>
 
@@ -84,6 +85,7 @@ struct Streamed {
 // The kernel before the GEMM writes A late: the GEMM must compute with the values written.
 TEST(Sm90GemmPdl, WaitsForTheOperandsThePreviousKernelWrites) {
   if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+  bool overlapped = true;
   for (Shape3 s : {Shape3{16, 1000, 4097}, Shape3{300, 520, 256}}) {
     GemmProblem<Kernel> p(s, 900 + s.m);
     const int64_t count = int64_t(p.a.size());
@@ -104,9 +106,7 @@ TEST(Sm90GemmPdl, WaitsForTheOperandsThePreviousKernelWrites) {
     late_copy<<<8, 256, 0, st.stream>>>(a, r, count, kSpinCycles);
     launch_dependent_copy(seen.get(), a, count, st.stream);
     throw_on_error(cudaStreamSynchronize(st.stream), "control");
-    EXPECT_GT(count_equal(seen.download(), 0xFFFF), count / 2)
-        << "the dependent launch did not overlap the kernel before it: this test cannot tell a GEMM that waits "
-           "from one that does not";
+    overlapped = overlapped && count_equal(seen.download(), 0xFFFF) > count / 2;
 
     throw_on_error(cudaMemsetAsync(a, 0xFF, size_t(count) * 2, st.stream), "poison A");
     late_copy<<<8, 256, 0, st.stream>>>(a, r, count, kSpinCycles);
@@ -114,6 +114,11 @@ TEST(Sm90GemmPdl, WaitsForTheOperandsThePreviousKernelWrites) {
     throw_on_error(cudaStreamSynchronize(st.stream), "GEMM after a late writer");
     p.check([](int, int, int, double ref) { return ref; }, G::uses_stream_k(args) ? "Stream-K, PDL" : "tiles, PDL");
   }
+  // A tool that serializes kernels (compute-sanitizer, a profiler) removes the overlap: the results
+  // were checked, but a GEMM that did not wait would have passed too.
+  if (!overlapped)
+    GTEST_SKIP() << "the dependent launches did not overlap the kernel before them (the control read no poison): "
+                    "the GEMM's results were checked, its waiting was not exercised";
 }
 
 // The kernel before the GEMM reads D's old contents late: the GEMM must not overwrite them first.

@@ -1,7 +1,8 @@
 // The shape sweep every Hopper GEMM configuration runs (test/kernel/sm90_gemm_*_test.cu): 1, 7,
 // 129, 1000 and 4097 in each dimension, K = 0, each shape alone and again with alpha, beta and C
-// over two batches (one of them with every batch reading the same B); fresh random operands, D
-// poisoned, every element against the double reference, padding and batch gaps checked untouched.
+// over two batches (some with every batch reading the same B, some the same C); fresh random
+// operands, D poisoned, every element against the double reference, padding and batch gaps
+// checked untouched.
 #pragma once
 
 #include <kernel/gemm.hpp>
@@ -28,19 +29,23 @@ void sm90_sweep(uint64_t seed, const char* what, Tweak tweak = [](typename Gemm<
   int variant = 0;
   for (Shape3 s : shapes) {
     for (bool with_c : {false, true}) {
-      const bool shared_b = with_c && (variant++ % 4 == 1);
+      const bool shared_b = with_c && (variant % 4 == 1);
+      const bool shared_c = with_c && (variant++ % 4 == 3);  // one C for every batch (batch_stride_c 0)
       ProblemLayout layout{.batches = with_c ? 2 : 1, .pad_d = 8, .gap_d = 8, .shared_b = shared_b, .with_c = with_c};
       GemmProblem<Kernel> p(s, seed += 7, layout);
       auto args = p.arguments();
       const float alpha = with_c ? 0.75f : 1.f, beta = with_c ? -1.5f : 0.f;
       args.epilogue = LinearCombination{{alpha, beta}};
       tweak(args);
-      const std::string label =
-          std::string(what) + (with_c ? ", beta, 2 batches" : "") + (shared_b ? ", one B for both" : "");
+      if (shared_c) args.batch_stride_c = 0;
+      const std::string label = std::string(what) + (with_c ? ", beta, 2 batches" : "") +
+                                (shared_b ? ", one B for both" : "") + (shared_c ? ", one C for both" : "");
       const Status st = Gemm<Kernel>::can_implement(args);
       ASSERT_TRUE(bool(st)) << label << " " << describe(s) << ": " << st.message();
       ASSERT_TRUE(bool(p.run(args))) << label << " " << describe(s);
-      p.check([&](int i, int j, int bt, double ref) { return alpha * ref + (with_c ? beta * p.source(i, j, bt) : 0.0); },
+      p.check([&](int i, int j, int bt, double ref) {
+                return alpha * ref + (with_c ? beta * p.source(i, j, shared_c ? 0 : bt) : 0.0);
+              },
               label, alpha);
     }
   }
