@@ -81,8 +81,9 @@ constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long batc
 
 namespace detail {
 // BK spans one 128-byte swizzle row: 64 16-bit elements, 32 floats (tf32).
-template <class T, class LayoutA, class LayoutB, int BM, int BN, int Stages>
-using Sm90TileConfig = Sm90GemmConfig<T, LayoutA, LayoutB, BM, BN, 128 / int(sizeof(T)), Stages>;
+template <class T, class LayoutA, class LayoutB, int BM, int BN, int Stages,
+          Sm90Schedule S = Sm90Schedule::cooperative>
+using Sm90TileConfig = Sm90GemmConfig<T, LayoutA, LayoutB, BM, BN, 128 / int(sizeof(T)), Stages, S>;
 
 // Config with `Stages` stages: its own WithStages where it has one (keeping what it adds), else
 // the Sm90GemmConfig of its parameters.
@@ -134,12 +135,13 @@ inline constexpr bool sm90_tiles_cover =
     std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16> ||
     (std::is_same_v<T, float> && std::is_same_v<LayoutA, RowMajor> && std::is_same_v<LayoutB, ColumnMajor>);
 
-// The default Hopper tile set, all cooperative (two consumer warpgroups, one for 64 rows) without
-// clusters:
-//   Large  128 × 256, 4 stages (the configuration bench/RESULTS.md measures);
-//   Medium 128 × 128, 6 stages;
-//   Small   64 × 128, 8 stages (few-tile and decode problems).
-// Stage counts are the most each takes (192 KB of operands; Medium's and Small's to be tuned from
+// The default Hopper tile set, without clusters:
+//   Large  128 × 256, 4 stages, cooperative (the configuration bench/RESULTS.md measures);
+//   Medium 128 × 128, 6 stages, cooperative;
+//   Small   64 × 128, 8 stages, ping-pong (few-tile and decode problems: each consumer warpgroup
+//           takes its own Stream-K unit, so one's partial-tile fixup overlaps the other's
+//           mainloop; 3-10 % more TB/s than the cooperative 64-row tile, bench/RESULTS.md).
+// Stage counts are the most each takes (192 KB of operands; Medium's to be tuned from
 // bench/RESULTS.md): Sm90AutoGemm runs a configuration with fewer where the epilogue's staging for
 // TD leaves less of the 227 KB. BK is 64 for half and bfloat16, 32 for float (tf32).
 template <class T, class LayoutA = RowMajor, class LayoutB = ColumnMajor>
@@ -151,7 +153,7 @@ struct Sm90Tiles {
                 "32-bit operands only K-major (strata::AutoGemm sends other layouts to the Ampere path)");
   using Large = detail::Sm90TileConfig<T, LayoutA, LayoutB, 128, 256, 4>;
   using Medium = detail::Sm90TileConfig<T, LayoutA, LayoutB, 128, 128, 6>;
-  using Small = detail::Sm90TileConfig<T, LayoutA, LayoutB, 64, 128, 8>;
+  using Small = detail::Sm90TileConfig<T, LayoutA, LayoutB, 64, 128, 8, Sm90Schedule::pingpong>;
 };
 
 template <class Tiles, class TD, class Functor = LinearCombination>

@@ -78,11 +78,11 @@ TEST(AutoGemmDispatch, ConfigurationNames) {
   using Tiles = Sm90Tiles<BF16, RowMajor, ColumnMajor>;
   EXPECT_EQ(detail::sm90_config_name<Tiles::Large>(), "cooperative 128x256x64, 4 stages, cluster 1x1");
   EXPECT_EQ(detail::sm90_config_name<Tiles::Medium>(), "cooperative 128x128x64, 6 stages, cluster 1x1");
-  EXPECT_EQ(detail::sm90_config_name<Tiles::Small>(), "cooperative 64x128x64, 8 stages, cluster 1x1");
+  EXPECT_EQ(detail::sm90_config_name<Tiles::Small>(), "ping-pong 64x128x64, 8 stages, cluster 1x1");
   // tf32: BK spans the same 128 bytes, 32 floats.
   using Tf32 = Sm90Tiles<float, RowMajor, ColumnMajor>;
   EXPECT_EQ(detail::sm90_config_name<Tf32::Large>(), "cooperative 128x256x32, 4 stages, cluster 1x1");
-  EXPECT_EQ(detail::sm90_config_name<Tf32::Small>(), "cooperative 64x128x32, 8 stages, cluster 1x1");
+  EXPECT_EQ(detail::sm90_config_name<Tf32::Small>(), "ping-pong 64x128x32, 8 stages, cluster 1x1");
   static_assert(sm90_tiles_cover<__half, ColumnMajor, RowMajor> && !sm90_tiles_cover<float, ColumnMajor, ColumnMajor> &&
                 !sm90_tiles_cover<int8_t, RowMajor, ColumnMajor>);
 

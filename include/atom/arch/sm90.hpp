@@ -1,7 +1,8 @@
 // Strata floor 2: the raw Hopper (sm_90 / sm_90a) instructions a warp-specialized GEMM is made of,
 // one inline-PTX wrapper each, named after the PTX ISA instruction in the comment above it:
 // mbarriers (the producer/consumer handshake), fences, cluster registers and barriers, elect.sync,
-// stmatrix, setmaxnreg and programmatic dependent launch. TMA (cp.async.bulk.tensor) is in
+// stmatrix, setmaxnreg and programmatic dependent launch; named barriers are in
+// sm90_named_barrier.hpp, included here. TMA (cp.async.bulk.tensor) is in
 // sm90_tma.hpp, which includes this file; the atom layer (copy_sm90.hpp) gives TMA and stmatrix
 // thread-value layouts.
 //
@@ -16,6 +17,7 @@
 #include "../../layout/config.hpp"
 
 #include "sm90_guards.hpp"  // STRATA_ARCH_SM90_ENABLED, STRATA_ARCH_SM90A_ENABLED, STRATA_ARCH_SM90_UNSUPPORTED
+#include "sm90_named_barrier.hpp"  // named_barrier_sync / _or / _arrive
 
 // How long mbarrier_wait_parity waits before it reports the barrier and traps: a wait that a
 // correct kernel finishes in microseconds only lasts this long when an arrival will never come.
@@ -215,49 +217,6 @@ STRATA_DEVICE __forceinline__ void mbarrier_wait_parity_or_trap(uint64_t* bar, u
 STRATA_DEVICE __forceinline__ void fence_proxy_async_shared() {
 #if defined(STRATA_ARCH_SM90_ENABLED)
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#else
-  STRATA_ARCH_SM90_UNSUPPORTED();
-#endif
-}
-
-// bar.sync id, threads: waits until `threads` threads (a multiple of 32, whole warps) have arrived
-// at named barrier `id` (1 .. 15; 0 is __syncthreads'), ordering their shared-memory accesses.
-// Every thread of a warp executes it together: how one warpgroup meets without the rest of the CTA.
-STRATA_DEVICE __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads) {
-#if defined(STRATA_ARCH_SM90_ENABLED)
-  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
-#else
-  STRATA_ARCH_SM90_UNSUPPORTED();
-#endif
-}
-
-// bar.red.or.pred: named_barrier_sync that also ORs a predicate over the `threads` threads: how
-// one thread's finding reaches its whole warpgroup without shared memory.
-STRATA_DEVICE __forceinline__ bool named_barrier_or(uint32_t id, uint32_t threads, bool predicate) {
-#if defined(STRATA_ARCH_SM90_ENABLED)
-  uint32_t any;
-  asm volatile(
-      "{\n"
-      "  .reg .pred p, q;\n"
-      "  setp.ne.u32 p, %1, 0;\n"
-      "  bar.red.or.pred q, %2, %3, p;\n"
-      "  selp.u32 %0, 1, 0, q;\n"
-      "}\n"
-      : "=r"(any)
-      : "r"(uint32_t(predicate)), "r"(id), "r"(threads)
-      : "memory");
-  return any != 0;
-#else
-  STRATA_ARCH_SM90_UNSUPPORTED();
-  return false;
-#endif
-}
-
-// bar.arrive id, threads: counts this warp's arrival at named barrier `id` without waiting: the
-// signalling half of an ordered hand-over, whose other side waits with named_barrier_sync.
-STRATA_DEVICE __forceinline__ void named_barrier_arrive(uint32_t id, uint32_t threads) {
-#if defined(STRATA_ARCH_SM90_ENABLED)
-  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 #else
   STRATA_ARCH_SM90_UNSUPPORTED();
 #endif
