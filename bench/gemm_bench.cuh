@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -62,6 +63,26 @@ inline int input_sets_for(int64_t bytes_per_set) {
   int64_t sets = (target + bytes_per_set - 1) / std::max<int64_t>(bytes_per_set, 1);
   return int(std::clamp<int64_t>(sets, 2, 8));
 }
+
+// The (A, B) input sets of an m × n × k problem, input_sets_for of them: A m × k and B k × n of
+// fresh random values, set s from seeds seed + 2s and seed + 2s + 1.
+template <class T>
+struct InputSets {
+  std::vector<std::unique_ptr<DeviceArray<T>>> owned;
+  std::vector<T*> a, b;
+  InputSets(int m, int n, int k, uint32_t seed) {
+    const int sets = input_sets_for((int64_t(m) * k + int64_t(k) * n) * int64_t(sizeof(T)));
+    for (int s = 0; s < sets; ++s) {
+      owned.push_back(std::make_unique<DeviceArray<T>>(int64_t(m) * k));
+      fill_random(owned.back()->ptr, int64_t(m) * k, seed + 2 * uint32_t(s));
+      a.push_back(owned.back()->ptr);
+      owned.push_back(std::make_unique<DeviceArray<T>>(int64_t(k) * n));
+      fill_random(owned.back()->ptr, int64_t(k) * n, seed + 2 * uint32_t(s) + 1);
+      b.push_back(owned.back()->ptr);
+    }
+  }
+  int size() const { return int(a.size()); }
+};
 
 // Median time in ms of each launch, timed interleaved: every round launches each once, in turn,
 // so clock changes (the GPU runs at its power limit under these kernels, and slows as it warms)

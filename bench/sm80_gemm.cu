@@ -80,18 +80,10 @@ const char* type_name() {
 template <class T>
 void bench_gemm(benchmark::State& state, int m, int n, int k) {
   using TD = std::conditional_t<std::is_same_v<T, float>, float, T>;
-  const int64_t per_set = (int64_t(m) * k + int64_t(k) * n) * sizeof(T);
-  const int sets = input_sets_for(per_set);
-  std::vector<std::unique_ptr<DeviceArray<T>>> as, bs;
-  std::vector<T*> a, b;
-  for (int s = 0; s < sets; ++s) {
-    as.push_back(std::make_unique<DeviceArray<T>>(int64_t(m) * k));
-    bs.push_back(std::make_unique<DeviceArray<T>>(int64_t(k) * n));
-    fill_random(as.back()->ptr, int64_t(m) * k, 100 + 2 * s);
-    fill_random(bs.back()->ptr, int64_t(k) * n, 101 + 2 * s);
-    a.push_back(as.back()->ptr);
-    b.push_back(bs.back()->ptr);
-  }
+  const InputSets<T> inputs(m, n, k, 100);
+  const int sets = inputs.size();
+  std::vector<T*> const& a = inputs.a;
+  std::vector<T*> const& b = inputs.b;
   DeviceArray<TD> d(int64_t(m) * n), d_ref(int64_t(m) * n);
 
   cublasHandle_t handle;
@@ -175,7 +167,8 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   state.SetLabel(sm80_tile_class_name(Auto::tile_class(shape)));
 
   const double flops = 2.0 * m * n * k;
-  const double bytes = double(per_set) + double(m) * n * sizeof(TD);
+  const double bytes =
+      double((int64_t(m) * k + int64_t(k) * n) * int64_t(sizeof(T))) + double(m) * n * double(sizeof(TD));
   state.counters["strata_TFLOPs"] = flops / strata_ms / 1e9;
   state.counters["cublas_TFLOPs"] = flops / cublas_ms / 1e9;
   state.counters["ratio"] = cublas_ms / strata_ms;

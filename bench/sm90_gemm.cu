@@ -48,18 +48,10 @@ template <class Kernel>
 void bench_gemm(benchmark::State& state, int m, int n, int k) {
   using T = typename Kernel::ElementA;
   using G = Gemm<Kernel>;
-  const int64_t per_set = (int64_t(m) * k + int64_t(k) * n) * sizeof(T);
-  const int sets = input_sets_for(per_set);
-  std::vector<std::unique_ptr<DeviceArray<T>>> as, bs;
-  std::vector<T*> a, b;
-  for (int s = 0; s < sets; ++s) {
-    as.push_back(std::make_unique<DeviceArray<T>>(int64_t(m) * k));
-    bs.push_back(std::make_unique<DeviceArray<T>>(int64_t(k) * n));
-    fill_random(as.back()->ptr, int64_t(m) * k, 100 + 2 * s);
-    fill_random(bs.back()->ptr, int64_t(k) * n, 101 + 2 * s);
-    a.push_back(as.back()->ptr);
-    b.push_back(bs.back()->ptr);
-  }
+  const InputSets<T> inputs(m, n, k, 100);
+  const int sets = inputs.size();
+  std::vector<T*> const& a = inputs.a;
+  std::vector<T*> const& b = inputs.b;
   DeviceArray<T> d(int64_t(m) * n), d_ref(int64_t(m) * n);
   cublasHandle_t handle;
   check(cublasCreate(&handle), "cublasCreate");
