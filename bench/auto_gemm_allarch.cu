@@ -64,20 +64,12 @@ void bench_shape(benchmark::State& state, Shape shape) {
   // Checked with and without programmatic dependent launch, each after poisoning D.
   for (bool pdl : {false, true}) {
     runner.options.programmatic_dependent_launch = pdl;
-    for (int set : {0, sets - 1}) {
-      check(cudaMemset(d.ptr, 0xFF, size_t(m) * n * sizeof(T)), "poison D");
-      runner.launch(set);
-      cublas(set);
-      check(cudaDeviceSynchronize(), "strata and cuBLAS outputs");
-      const OutputComparison c = compare_outputs(d.ptr, d_ref.ptr, int64_t(m) * n, 1.0 / 128, 1e-2);
-      if (c.relative_error > 1e-2 || c.far_elements > 0) {
-        g_wrong_results = true;
-        cublasDestroy(handle);
-        state.SkipWithError(("differs from cuBLAS: relative error " + std::to_string(c.relative_error) + ", " +
-                             std::to_string(c.far_elements) + " elements off")
-                                .c_str());
-        return;
-      }
+    if (const std::string wrong = differs_from_cublas(runner, cublas, d.ptr, d_ref.ptr, int64_t(m) * n, sets, 1.0 / 128);
+        !wrong.empty()) {
+      g_wrong_results = true;
+      cublasDestroy(handle);
+      state.SkipWithError((wrong + (pdl ? " (with PDL)" : "")).c_str());
+      return;
     }
   }
   runner.options.programmatic_dependent_launch = false;

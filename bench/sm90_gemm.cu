@@ -65,21 +65,13 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     state.SkipWithError(("strata refused: " + why).c_str());
     return;
   }
-  for (int set : {0, sets - 1}) {
-    check(cudaMemset(d.ptr, 0xFF, size_t(m) * n * sizeof(T)), "poison D");
-    runner.launch(set);
-    cublas(set);
-    check(cudaDeviceSynchronize(), "strata and cuBLAS outputs");
-    const double rel_tol = std::is_same_v<T, __nv_bfloat16> ? 1.0 / 128 : 1.0 / 1024;
-    const OutputComparison c = compare_outputs(d.ptr, d_ref.ptr, int64_t(m) * n, rel_tol, 1e-2);
-    if (c.relative_error > 1e-2 || c.far_elements > 0) {
-      g_wrong_results = true;
-      cublasDestroy(handle);
-      state.SkipWithError(("differs from cuBLAS: relative error " + std::to_string(c.relative_error) + ", " +
-                           std::to_string(c.far_elements) + " elements off")
-                              .c_str());
-      return;
-    }
+  const double rel_tol = std::is_same_v<T, __nv_bfloat16> ? 1.0 / 128 : 1.0 / 1024;
+  if (const std::string wrong = differs_from_cublas(runner, cublas, d.ptr, d_ref.ptr, int64_t(m) * n, sets, rel_tol);
+      !wrong.empty()) {
+    g_wrong_results = true;
+    cublasDestroy(handle);
+    state.SkipWithError(wrong.c_str());
+    return;
   }
   const double strata_ms = median_ms([&](int i) { runner.launch(i); });
   const double cublas_ms = median_ms(cublas);

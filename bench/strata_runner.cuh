@@ -55,4 +55,23 @@ struct StrataRunner {
   }
 };
 
+// Runs `runner` on input sets 0 and the last one into D (poisoned first) and `cublas` on the same
+// sets into d_ref, and compares (compare_outputs, `rel_tol`); empty when they agree, else what
+// differs.
+template <class Runner, class Cublas, class TD>
+std::string differs_from_cublas(Runner& runner, Cublas&& cublas, TD* d, TD const* d_ref, int64_t count, int sets,
+                                double rel_tol) {
+  for (int set : {0, sets - 1}) {
+    check(cudaMemset(d, 0xFF, size_t(count) * sizeof(TD)), "poison D");
+    runner.launch(set);
+    cublas(set);
+    check(cudaDeviceSynchronize(), "strata and cuBLAS outputs");
+    const OutputComparison c = compare_outputs(d, d_ref, count, rel_tol, 1e-2);
+    if (c.relative_error > 1e-2 || c.far_elements > 0)
+      return "differs from cuBLAS: relative error " + std::to_string(c.relative_error) + ", " +
+             std::to_string(c.far_elements) + " elements off";
+  }
+  return {};
+}
+
 }  // namespace strata::bench
