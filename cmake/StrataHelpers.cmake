@@ -19,7 +19,19 @@ include_guard(GLOBAL)
 # code that chooses its path at run time, strata::AutoGemm (include/kernel/auto_gemm.hpp).
 # Two distinct --generate-code options, not "-gencode x -gencode y": CMake de-duplicates
 # repeated options, which would tear "-gencode" from its argument.
-set(STRATA_GENCODE_SM90A "--generate-code=arch=compute_90a,code=sm_90a")
+# STRATA_DEVICE_CODE: what the CUDA units carry. Empty or sass: machine code (ptxas assembles it;
+# what a GPU machine runs). ptx: the PTX alone, no ptxas run (the CI machine, which runs no GPU
+# code: every unit is still compiled through cicc, and ptxas sees the same PTX on a GPU machine's
+# build); about a tenth of a kernel unit's time.
+set(STRATA_DEVICE_CODE "" CACHE STRING "CUDA units carry sass (machine code) or ptx (no ptxas run); empty: sass")
+if(NOT STRATA_DEVICE_CODE MATCHES "^(|sass|ptx)$")
+  message(FATAL_ERROR "STRATA_DEVICE_CODE: expected sass, ptx or nothing, got '${STRATA_DEVICE_CODE}'")
+endif()
+if(STRATA_DEVICE_CODE STREQUAL "ptx")
+  set(STRATA_GENCODE_SM90A "--generate-code=arch=compute_90a,code=compute_90a")
+else()
+  set(STRATA_GENCODE_SM90A "--generate-code=arch=compute_90a,code=sm_90a")
+endif()
 # STRATA_AMPERE_SASS: the machine code the Ampere path is built into (default both, 80 and 90; the
 # CI machine, which runs no GPU code, builds 90 alone to halve the assembler's time).
 set(STRATA_AMPERE_SASS "" CACHE STRING "SASS targets of the Ampere path from compute_80: 80, 90 or both (empty: both)")
@@ -35,6 +47,9 @@ foreach(sm IN LISTS strata_ampere_sass)
   endif()
   list(APPEND STRATA_GENCODE_AMPERE "--generate-code=arch=compute_80,code=sm_${sm}")
 endforeach()
+if(STRATA_DEVICE_CODE STREQUAL "ptx")
+  set(STRATA_GENCODE_AMPERE "--generate-code=arch=compute_80,code=compute_80")
+endif()
 
 # Two more settings for a machine that compiles everything but runs no GPU code and has few cores
 # (the CI machine: .ci/run sets both through the test preset); each defaults to what a GPU
@@ -48,7 +63,7 @@ else()
   set(strata_lineinfo "")
 endif()
 # STRATA_HOST_OPT: the g++ optimization level of the host-only executables (the layout tests and
-# the host examples), e.g. 1, instead of the build type's. At -O1 the three costliest layout tests
+# the host examples) and of the CUDA units' host side (below), e.g. 1, instead of the build type's. At -O1 the three costliest layout tests
 # compile in 150 s of CPU instead of 247 at -O3 (-O0 is no faster: 160 s, the code it emits is
 # larger), and they run in seconds either way. Empty: the build type's.
 set(STRATA_HOST_OPT "" CACHE STRING "g++ -O level of the host-only executables, e.g. 1 (empty: the build type's)")
@@ -67,6 +82,16 @@ if(STRATA_ALLARCH_AMPERE STREQUAL "" OR STRATA_ALLARCH_AMPERE)
   set(strata_gencode_allarch ${STRATA_GENCODE_AMPERE} ${STRATA_GENCODE_SM90A})
 else()
   set(strata_gencode_allarch ${STRATA_GENCODE_SM90A})
+endif()
+
+# With STRATA_HOST_OPT set, the host side of the CUDA units too is compiled at that level (nvcc's
+# -O is the host compiler's: the device code's optimization is ptxas's and cicc's own). Their host
+# code is the test harnesses, which the CI machine compiles but never runs.
+if(NOT STRATA_HOST_OPT STREQUAL "")
+  foreach(config RELEASE RELWITHDEBINFO MINSIZEREL DEBUG)
+    string(REGEX REPLACE "(^| )-O[0-3sg]( |$)" "\\1\\2" flags "${CMAKE_CUDA_FLAGS_${config}}")
+    set(CMAKE_CUDA_FLAGS_${config} "${flags} -O${STRATA_HOST_OPT}")
+  endforeach()
 endif()
 
 function(strata_cuda_arch_options out name)
