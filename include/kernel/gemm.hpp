@@ -19,6 +19,7 @@
 
 #include <concepts>
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -117,5 +118,18 @@ class Gemm {
   typename Kernel::Params params_{};
   bool initialized_ = false;
 };
+
+namespace detail {
+// For a tile set's dispatch (Sm80AutoGemm, Sm90AutoGemm): f(pointer to element I of the tuple of
+// Gemms): into `gemms` when given, else a null pointer of its type (for the static members).
+template <class Gemms, size_t I, class F, class Tuple>
+auto visit_gemm(F&& f, Tuple&& gemms) {
+  using G = std::tuple_element_t<I, Gemms>;
+  if constexpr (std::is_same_v<std::decay_t<Tuple>, std::nullptr_t>)
+    return f(static_cast<G*>(nullptr));
+  else
+    return f(&std::get<I>(gemms));
+}
+}  // namespace detail
 
 }  // namespace strata

@@ -189,25 +189,16 @@ class Sm80AutoGemm {
   }
 
  private:
-  // f(pointer to the Gemm of class c): into `gemms` when given, else a null pointer of its type
-  // (for the static members).
+  // f(pointer to the Gemm of class c), as detail::visit_gemm.
   template <class F, class Tuple = std::nullptr_t>
   static auto visit(Sm80TileClass c, F&& f, Tuple&& gemms = nullptr) {
-    auto at = [&]<size_t I>(std::integral_constant<size_t, I>) {
-      using G = std::tuple_element_t<I, Gemms>;
-      if constexpr (std::is_same_v<std::decay_t<Tuple>, std::nullptr_t>) {
-        return f(static_cast<G*>(nullptr));
-      } else {
-        return f(&std::get<I>(gemms));
-      }
-    };
     switch (c) {
-      case Sm80TileClass::narrow: return at(std::integral_constant<size_t, 0>{});
-      case Sm80TileClass::thin: return at(std::integral_constant<size_t, 1>{});
-      case Sm80TileClass::medium: return at(std::integral_constant<size_t, 2>{});
-      case Sm80TileClass::small: return at(std::integral_constant<size_t, 3>{});
-      case Sm80TileClass::unaligned: return at(std::integral_constant<size_t, 5>{});
-      default: return at(std::integral_constant<size_t, 4>{});
+      case Sm80TileClass::narrow: return detail::visit_gemm<Gemms, 0>(f, gemms);
+      case Sm80TileClass::thin: return detail::visit_gemm<Gemms, 1>(f, gemms);
+      case Sm80TileClass::medium: return detail::visit_gemm<Gemms, 2>(f, gemms);
+      case Sm80TileClass::small: return detail::visit_gemm<Gemms, 3>(f, gemms);
+      case Sm80TileClass::unaligned: return detail::visit_gemm<Gemms, 5>(f, gemms);
+      default: return detail::visit_gemm<Gemms, 4>(f, gemms);
     }
   }
 

@@ -238,22 +238,13 @@ class Sm90AutoGemm {
   std::string name() const { return chosen_ < 0 ? std::string("not initialized") : config_name(chosen()); }
 
  private:
-  // f(pointer to the Gemm of class c): into `gemms` when given, else a null pointer of its type
-  // (for the static members).
+  // f(pointer to the Gemm of class c), as detail::visit_gemm.
   template <class F, class Tuple = std::nullptr_t>
   static auto visit(Sm90TileClass c, F&& f, Tuple&& gemms = nullptr) {
-    auto at = [&]<size_t I>(std::integral_constant<size_t, I>) {
-      using G = std::tuple_element_t<I, Gemms>;
-      if constexpr (std::is_same_v<std::decay_t<Tuple>, std::nullptr_t>) {
-        return f(static_cast<G*>(nullptr));
-      } else {
-        return f(&std::get<I>(gemms));
-      }
-    };
     switch (c) {
-      case Sm90TileClass::small: return at(std::integral_constant<size_t, 0>{});
-      case Sm90TileClass::medium: return at(std::integral_constant<size_t, 1>{});
-      default: return at(std::integral_constant<size_t, 2>{});
+      case Sm90TileClass::small: return detail::visit_gemm<Gemms, 0>(f, gemms);
+      case Sm90TileClass::medium: return detail::visit_gemm<Gemms, 1>(f, gemms);
+      default: return detail::visit_gemm<Gemms, 2>(f, gemms);
     }
   }
 

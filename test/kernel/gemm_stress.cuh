@@ -206,8 +206,14 @@ bool run_problem(Problem const& p, const char* gemm_name, bool element_alignment
   // Majorness as the other tests name it: T row-major, N column-major, A then B (TN: both K-major).
   std::string ran_on = std::string(type_set_name(p.types)) + (p.a_row_major ? " T" : " N") +
                        (p.b_row_major ? "T" : "N") + ": " + gemm_name;
-  if constexpr (requires { G::tile_class(args); })
-    ran_on += std::string(" class ") + sm80_tile_class_name(G::tile_class(args));
+  if constexpr (requires { G::tile_class(args); }) {
+    // An Ampere or a Hopper tile set; sm90_tile_class_name is found (by argument-dependent lookup)
+    // only where a Hopper unit included sm90_auto_gemm.hpp and instantiates this branch.
+    if constexpr (std::is_same_v<decltype(G::tile_class(args)), Sm80TileClass>)
+      ran_on += std::string(" class ") + sm80_tile_class_name(G::tile_class(args));
+    else
+      ran_on += std::string(" class ") + sm90_tile_class_name(G::tile_class(args));
+  }
   if constexpr (requires { G::effective_splits(args); }) {  // Gemm<Kernel> says how it shares the work out
     const int splits = G::effective_splits(args);
     const bool serial =

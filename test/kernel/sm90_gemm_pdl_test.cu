@@ -9,6 +9,8 @@
 // launched back to back many times on one workspace (tile counters and partial tiles reused).
 #include <atom/arch/sm90.hpp>
 
+#include <stdexcept>
+
 #include "sm90_gemm_sweep.cuh"
 
 namespace {
@@ -82,6 +84,18 @@ struct Streamed {
   ~Streamed() { cudaStreamDestroy(stream); }
 };
 
+// A GEMM initialized for `args` on a stream of its own, with its workspace; a refusal throws
+// (GoogleTest reports it as the test's failure).
+struct Prepared {
+  Streamed st;
+  G gemm;
+  DeviceBuffer<char> ws;
+  explicit Prepared(G::Arguments const& args) : ws(G::workspace_size(args)) {
+    if (const Status s = gemm.initialize(args, ws.get(), ws.size(), st.stream); !s)
+      throw std::runtime_error("initialize: " + s.message());
+  }
+};
+
 // The kernel before the GEMM writes A late: the GEMM must compute with the values written.
 TEST(Sm90GemmPdl, WaitsForTheOperandsThePreviousKernelWrites) {
   if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
@@ -91,12 +105,9 @@ TEST(Sm90GemmPdl, WaitsForTheOperandsThePreviousKernelWrites) {
     const int64_t count = int64_t(p.a.size());
     DeviceBuffer<BF16> real(p.a);
     DeviceBuffer<uint16_t> seen{size_t(count)};
-    Streamed st;
-    G gemm;
-    auto args = p.arguments();
-    const size_t bytes = G::workspace_size(args);
-    DeviceBuffer<char> ws(bytes);
-    ASSERT_TRUE(bool(gemm.initialize(args, ws.get(), bytes, st.stream)));
+    const auto args = p.arguments();
+    Prepared prepared(args);
+    auto& [st, gemm, ws] = prepared;
     auto* a = reinterpret_cast<uint16_t*>(p.dA.get());
     auto* r = reinterpret_cast<uint16_t const*>(real.get());
     load_kernels(gemm, st.stream);
@@ -127,12 +138,8 @@ TEST(Sm90GemmPdl, WaitsForThePreviousKernelToReadD) {
   GemmProblem<Kernel> p({64, 2048, 1000}, 950);
   const int64_t count = int64_t(p.dD.size());
   DeviceBuffer<uint16_t> saved{size_t(count)};
-  Streamed st;
-  G gemm;
-  auto args = p.arguments();
-  const size_t bytes = G::workspace_size(args);
-  DeviceBuffer<char> ws(bytes);
-  ASSERT_TRUE(bool(gemm.initialize(args, ws.get(), bytes, st.stream)));
+  Prepared prepared(p.arguments());
+  auto& [st, gemm, ws] = prepared;
   auto* d = reinterpret_cast<uint16_t*>(p.dD.get());
   load_kernels(gemm, st.stream);
   throw_on_error(cudaMemsetAsync(d, 0xFF, size_t(count) * 2, st.stream), "poison D");
@@ -152,11 +159,8 @@ TEST(Sm90GemmPdl, BackToBackStreamKLaunches) {
     auto args = p.arguments();
     args.split_k = 0, args.schedule = Schedule::automatic;
     ASSERT_TRUE(G::uses_stream_k(args)) << "a decode shape should take Stream-K";
-    Streamed st;
-    G gemm;
-    const size_t bytes = G::workspace_size(args);
-    DeviceBuffer<char> ws(bytes);
-    ASSERT_TRUE(bool(gemm.initialize(args, ws.get(), bytes, st.stream)));
+    Prepared prepared(args);
+    auto& [st, gemm, ws] = prepared;
     for (int i = 0; i < 50; ++i) ASSERT_TRUE(bool(gemm.run(st.stream, with_pdl ? pdl() : LaunchOptions{})));
     throw_on_error(cudaStreamSynchronize(st.stream), "50 launches");
     p.check([](int, int, int, double ref) { return ref; }, with_pdl ? "50 launches, PDL" : "50 launches");
