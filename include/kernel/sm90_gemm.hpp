@@ -252,32 +252,30 @@ struct Sm90GemmKernel {
     return detail::check_shared_memory(smem_bytes, detail::max_shared_memory_per_block());
   }
 
-  // How the work is shared out: Stream-K or split-K when asked (or, automatically, Stream-K when
-  // the tiles are fewer than the SMs and K is deep enough to share), whole tiles otherwise.
+  // How the work is shared out: split-K or Stream-K when asked; automatically (split_k = 0 or
+  // Schedule::automatic), split-K sized to one wave when the tiles are fewer than the CTAs
+  // (sm90_automatic_splits); whole tiles otherwise.
   static Sm90WorkPlan work_plan(Arguments const& a) {
     Sm90WorkPlan plan;
     plan.total_tiles = int(cluster_tile_count(a) * a.batch_count);
     plan.k_tiles = (a.k + BK - 1) / BK;
     if (kClusterSize > 1 || plan.k_tiles == 0 || plan.total_tiles == 0) return plan;
-    const int sms = resident_clusters();
-    if (a.split_k > 1) {
-      plan.kind = Sm90WorkKind::split_k;
-      plan.splits = a.split_k < plan.k_tiles ? a.split_k : plan.k_tiles;
-      if (plan.splits <= 1) plan.kind = Sm90WorkKind::tiles, plan.splits = 1;
+    const int ctas = resident_clusters();
+    if (a.schedule == Schedule::stream_k) {
+      plan.kind = Sm90WorkKind::stream_k;
+      plan.stream_k = StreamKPartition::make(plan.total_tiles, plan.k_tiles, ctas);
       return plan;
     }
     const bool automatic = a.schedule == Schedule::automatic || a.split_k == 0;
-    const bool stream_k = a.schedule == Schedule::stream_k ||
-                          (automatic && plan.total_tiles < sms && plan.k_tiles >= kStreamKMinKTiles);
-    if (stream_k) {
-      plan.kind = Sm90WorkKind::stream_k;
-      plan.stream_k = StreamKPartition::make(plan.total_tiles, plan.k_tiles, sms);
-    }
+    const int splits = a.split_k > 1  ? a.split_k
+                       : automatic     ? sm90_automatic_splits(plan.total_tiles, plan.k_tiles, ctas)
+                                       : 1;
+    plan.splits = splits < plan.k_tiles ? splits : plan.k_tiles;
+    if (plan.splits > 1) plan.kind = Sm90WorkKind::split_k;
+    else plan.splits = 1;
     return plan;
   }
-  // K tiles a tile needs before the automatic schedule shares it among CTAs.
-  static constexpr int kStreamKMinKTiles = 4;
-  // Whether `a` runs Stream-K (asked for, or chosen by the automatic schedule).
+  // Whether `a` runs Stream-K (only when asked for: the automatic schedule takes split-K).
   static bool uses_stream_k(Arguments const& a) { return work_plan(a).kind == Sm90WorkKind::stream_k; }
 
   static size_t workspace_size(Arguments const& a) { return PartialSums::workspace_bytes(work_plan(a)); }

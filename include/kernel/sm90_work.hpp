@@ -20,6 +20,19 @@ namespace strata {
 
 enum class Sm90WorkKind { tiles, split_k, stream_k };
 
+// The K splits the automatic schedule (split_k = 0 or Schedule::automatic) gives a problem of
+// `tiles` output tiles of `k_tiles` K tiles each on `ctas` resident CTAs: the most splits s that
+// keep tiles × s within one wave and every split at least kSm90MinKTilesPerSplit K tiles long; 1
+// (whole tiles) when that is 1. Serial split-K so sized beat Stream-K at every decode shape measured
+// on the H200 (bench/RESULTS.md, thirteenth session): one wave without partial tiles in the last.
+inline constexpr int kSm90MinKTilesPerSplit = 4;
+STRATA_HOST_DEVICE constexpr int sm90_automatic_splits(int tiles, int k_tiles, int ctas) {
+  if (tiles <= 0 || ctas <= tiles) return 1;
+  const int by_wave = ctas / tiles, by_depth = k_tiles / kSm90MinKTilesPerSplit;
+  const int s = by_wave < by_depth ? by_wave : by_depth;
+  return s > 1 ? s : 1;
+}
+
 struct Sm90WorkUnit {
   int tile = 0;            // global tile index (over batches; the scheduler maps it to coordinates)
   int k_begin = 0;         // K tiles [k_begin, k_end) of it

@@ -5,8 +5,9 @@
 // A (read after write) or read D's old contents (write after read): a GEMM that did not wait
 // reads poison or overwrites D too early. A control kernel launched the same way but without the
 // wait shows the overlap is real (where it is not, e.g. under compute-sanitizer, which serializes
-// kernels, the test checks the results and then skips, saying so). Then a Stream-K decode GEMM
-// launched back to back many times on one workspace (tile counters and partial tiles reused).
+// kernels, the test checks the results and then skips, saying so); B written late too. Then
+// decode GEMMs whose K is shared out, launched back to back many times on one workspace (tile
+// counters and partial tiles reused).
 #include <atom/arch/sm90.hpp>
 
 #include <stdexcept>
@@ -96,7 +97,7 @@ struct Prepared {
   }
 };
 
-// The kernel before the GEMM writes A late: the GEMM must compute with the values written.
+// The kernel before the GEMM writes A (then B) late: the GEMM must compute with the values written.
 TEST(Sm90GemmPdl, WaitsForTheOperandsThePreviousKernelWrites) {
   if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
   bool overlapped = true;
@@ -119,11 +120,22 @@ TEST(Sm90GemmPdl, WaitsForTheOperandsThePreviousKernelWrites) {
     throw_on_error(cudaStreamSynchronize(st.stream), "control");
     overlapped = overlapped && count_equal(seen.download(), 0xFFFF) > count / 2;
 
-    throw_on_error(cudaMemsetAsync(a, 0xFF, size_t(count) * 2, st.stream), "poison A");
-    late_copy<<<8, 256, 0, st.stream>>>(a, r, count, kSpinCycles);
-    ASSERT_TRUE(bool(gemm.run(st.stream, pdl())));
-    throw_on_error(cudaStreamSynchronize(st.stream), "GEMM after a late writer");
-    p.check([](int, int, int, double ref) { return ref; }, G::uses_stream_k(args) ? "Stream-K, PDL" : "tiles, PDL");
+    // A written late, then B written late.
+    const int64_t count_b = int64_t(p.b.size());
+    DeviceBuffer<BF16> real_b(p.b);
+    auto* b = reinterpret_cast<uint16_t*>(p.dB.get());
+    auto const* rb = reinterpret_cast<uint16_t const*>(real_b.get());
+    for (bool late_b : {false, true}) {
+      uint16_t* x = late_b ? b : a;
+      const int64_t n = late_b ? count_b : count;
+      throw_on_error(cudaMemsetAsync(x, 0xFF, size_t(n) * 2, st.stream), "poison");
+      late_copy<<<8, 256, 0, st.stream>>>(x, late_b ? rb : r, n, kSpinCycles);
+      ASSERT_TRUE(bool(gemm.run(st.stream, pdl())));
+      throw_on_error(cudaStreamSynchronize(st.stream), "GEMM after a late writer");
+      p.check([](int, int, int, double ref) { return ref; },
+              std::string(G::uses_stream_k(args) ? "Stream-K" : "tiles") + (late_b ? ", B" : ", A") +
+                  " written late, PDL");
+    }
   }
   // A tool that serializes kernels (compute-sanitizer, a profiler) removes the overlap: the results
   // were checked, but a GEMM that did not wait would have passed too.
@@ -150,20 +162,25 @@ TEST(Sm90GemmPdl, WaitsForThePreviousKernelToReadD) {
   p.check([](int, int, int, double ref) { return ref; }, "PDL after a late reader");
 }
 
-// Back to back on one workspace: each launch's Stream-K partial tiles and tile counters are the
-// next one's, so a launch that started on them early would corrupt the sums.
-TEST(Sm90GemmPdl, BackToBackStreamKLaunches) {
+// Back to back on one workspace: each launch's partial tiles and tile counters (Stream-K, and the
+// automatic schedule's split-K) are the next one's, so a launch that started on them early would
+// corrupt the sums.
+TEST(Sm90GemmPdl, BackToBackSharedOutLaunches) {
   if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
-  for (bool with_pdl : {true, false}) {
-    GemmProblem<Kernel> p({16, 4096, 4096}, 970);
-    auto args = p.arguments();
-    args.split_k = 0, args.schedule = Schedule::automatic;
-    ASSERT_TRUE(G::uses_stream_k(args)) << "a decode shape should take Stream-K";
-    Prepared prepared(args);
-    auto& [st, gemm, ws] = prepared;
-    for (int i = 0; i < 50; ++i) ASSERT_TRUE(bool(gemm.run(st.stream, with_pdl ? pdl() : LaunchOptions{})));
-    throw_on_error(cudaStreamSynchronize(st.stream), "50 launches");
-    p.check([](int, int, int, double ref) { return ref; }, with_pdl ? "50 launches, PDL" : "50 launches");
-  }
+  for (Schedule schedule : {Schedule::stream_k, Schedule::automatic})
+    for (bool with_pdl : {true, false}) {
+      GemmProblem<Kernel> p({16, 4096, 4096}, 970);
+      auto args = p.arguments();
+      args.split_k = 0, args.schedule = schedule;
+      const Sm90WorkKind kind = Kernel::work_plan(args).kind;
+      ASSERT_EQ(kind, schedule == Schedule::stream_k ? Sm90WorkKind::stream_k : Sm90WorkKind::split_k)
+          << "a decode shape should share its K out";
+      Prepared prepared(args);
+      auto& [st, gemm, ws] = prepared;
+      for (int i = 0; i < 50; ++i) ASSERT_TRUE(bool(gemm.run(st.stream, with_pdl ? pdl() : LaunchOptions{})));
+      throw_on_error(cudaStreamSynchronize(st.stream), "50 launches");
+      const std::string what = std::string(kind == Sm90WorkKind::stream_k ? "Stream-K" : "split-K") + ", 50 launches";
+      p.check([](int, int, int, double ref) { return ref; }, with_pdl ? what + ", PDL" : what);
+    }
 }
 }  // namespace

@@ -1,9 +1,9 @@
 // The Hopper GEMM's shared-out K: serial split-K (every tile cut into K ranges, the last range to
 // finish adds the others' partial tiles), Stream-K (the last wave's K iterations spread over all
-// SMs), and the automatic schedule, which takes Stream-K for problems of fewer tiles than SMs
-// (decode shapes), for the cooperative and the ping-pong schedules; the sweep's shapes and the
-// few-tile ones. A prepared GEMM reruns without initializing (the tile counters reset
-// themselves). Refusals: parallel split-K, split-K with clusters.
+// SMs), and the automatic schedule, which takes split-K sized to one wave for problems of fewer
+// tiles than CTAs (decode shapes), for the cooperative and the ping-pong schedules; the sweep's
+// shapes and the few-tile ones. A prepared GEMM reruns without initializing (the tile counters
+// reset themselves). Refusals: parallel split-K, split-K with clusters.
 #include "sm90_gemm_sweep.cuh"
 
 namespace {

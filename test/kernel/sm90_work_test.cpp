@@ -87,7 +87,7 @@ TEST(Sm90WorkPlan, StreamKSharesTheLastWavesIterations) {
       }
 }
 
-TEST(Sm90WorkPlan, FewTilesAllGoToStreamK) {
+TEST(Sm90WorkPlan, FewTilesAllGoToStreamKWhenAsked) {
   Sm90WorkPlan p;
   p.kind = Sm90WorkKind::stream_k;
   p.total_tiles = 4, p.k_tiles = 64;
@@ -97,6 +97,35 @@ TEST(Sm90WorkPlan, FewTilesAllGoToStreamK) {
   int units = 0;
   for (int c = 0; c < 132; ++c) units += p.unit_count(c, 132);
   EXPECT_GE(units, 132) << "every CTA gets work";
+}
+
+// The automatic schedule's split: the decode shapes of the H200 (132 CTAs of the 64 × 128 tile) get
+// the splits measured best, and in general the most splits within one wave and the K depth.
+TEST(Sm90WorkPlan, AutomaticSplitsFillOneWave) {
+  EXPECT_EQ(sm90_automatic_splits(32, 64, 132), 4) << "m 1, n 4096, k 4096";
+  EXPECT_EQ(sm90_automatic_splits(64, 128, 132), 2) << "m 1, n 8192, k 8192";
+  EXPECT_EQ(sm90_automatic_splits(112, 64, 132), 1) << "m 1, n 14336, k 4096: the tiles nearly fill the GPU";
+  EXPECT_EQ(sm90_automatic_splits(224, 64, 132), 1) << "more tiles than CTAs";
+  EXPECT_EQ(sm90_automatic_splits(32, 8, 132), 2) << "every split keeps 4 K tiles";
+  EXPECT_EQ(sm90_automatic_splits(32, 7, 132), 1);
+  EXPECT_EQ(sm90_automatic_splits(0, 64, 132), 1);
+  for (int tiles = 1; tiles <= 300; tiles += 7)
+    for (int k_tiles : {1, 4, 9, 64, 225})
+      for (int ctas : {1, 66, 132, 264}) {
+        const int s = sm90_automatic_splits(tiles, k_tiles, ctas);
+        SCOPED_TRACE(std::to_string(tiles) + " tiles of " + std::to_string(k_tiles) + ", " + std::to_string(ctas) +
+                     " CTAs: " + std::to_string(s) + " splits");
+        ASSERT_GE(s, 1);
+        const auto fits = [&](int splits) {
+          return tiles * splits <= ctas && k_tiles / splits >= kSm90MinKTilesPerSplit;
+        };
+        if (s > 1) EXPECT_TRUE(fits(s));
+        EXPECT_FALSE(fits(s + 1)) << "one more split would still fit";
+        Sm90WorkPlan p;
+        p.kind = s > 1 ? Sm90WorkKind::split_k : Sm90WorkKind::tiles;
+        p.total_tiles = tiles, p.k_tiles = k_tiles, p.splits = s;
+        check_plan(p, ctas, "automatic");
+      }
 }
 
 }  // namespace
