@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <kernel/gemm.hpp>
+#include <kernel/sm90_auto_gemm.hpp>  // detail::sm90_fitting_stages
 #include <kernel/sm90_gemm.hpp>
 
 #include "gemm_bench.cuh"
@@ -27,9 +28,15 @@ bool g_wrong_results = false;
 // session, bench/RESULTS.md): what a kernel's TFLOP/s are a fraction of.
 constexpr double kWgmmaCeilingTflops = 975.5;
 
-// The timed configurations (A row-major, B column-major: the layout of LLM weights).
+// The timed configurations (A row-major, B column-major: the layout of LLM weights); BK spans
+// 128 bytes (64 16-bit elements, 32 floats), at most 4 stages, fewer where D's staging leaves less.
 template <class T, int BM, int BN, Sm90Schedule S, int CM, int CN>
-using KernelOf = Sm90GemmKernel<Sm90GemmConfig<T, RowMajor, ColumnMajor, BM, BN, 64, 4, S, CM, CN>, T, LinearCombination>;
+using ConfigOf = Sm90GemmConfig<T, RowMajor, ColumnMajor, BM, BN, 128 / int(sizeof(T)), 4, S, CM, CN>;
+template <class T, int BM, int BN, Sm90Schedule S, int CM, int CN>
+using KernelOf = Sm90GemmKernel<typename detail::Sm90WithStages<
+                                    ConfigOf<T, BM, BN, S, CM, CN>,
+                                    detail::sm90_fitting_stages<ConfigOf<T, BM, BN, S, CM, CN>, T, LinearCombination>()>::type,
+                                T, LinearCombination>;
 template <class T>
 using Cooperative128x256 = KernelOf<T, 128, 256, Sm90Schedule::cooperative, 1, 1>;
 template <class T>
@@ -41,7 +48,7 @@ using Pingpong128x128Cluster2x1 = KernelOf<T, 128, 128, Sm90Schedule::pingpong, 
 
 template <class T>
 const char* type_name() {
-  return std::is_same_v<T, __nv_bfloat16> ? "bf16" : "f16";
+  return std::is_same_v<T, __nv_bfloat16> ? "bf16" : std::is_same_v<T, float> ? "tf32" : "f16";
 }
 
 template <class Kernel>
@@ -65,7 +72,8 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     state.SkipWithError(("strata refused: " + why).c_str());
     return;
   }
-  const double rel_tol = std::is_same_v<T, __nv_bfloat16> ? 1.0 / 128 : 1.0 / 1024;
+  // bf16 keeps 8 significant bits, tf32 11 (strata truncates fp32 to tf32, cuBLAS may round), f16 11.
+  const double rel_tol = std::is_same_v<T, __nv_bfloat16> ? 1.0 / 128 : std::is_same_v<T, float> ? 1.0 / 256 : 1.0 / 1024;
   if (const std::string wrong = differs_from_cublas(runner, cublas, d.ptr, d_ref.ptr, int64_t(m) * n, sets, rel_tol);
       !wrong.empty()) {
     g_wrong_results = true;
@@ -82,7 +90,8 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   state.counters["cublas_TFLOPs"] = flops / cublas_ms / 1e9;
   state.counters["ratio"] = cublas_ms / strata_ms;
   state.counters["ctas"] = double(runner.gemms[0].grid().x);
-  state.counters["of_wgmma_ceiling"] = flops / strata_ms / 1e9 / kWgmmaCeilingTflops;
+  // The ceiling was measured for 16-bit operands; tf32 runs at another rate, so it has no fraction.
+  if constexpr (!std::is_same_v<T, float>) state.counters["of_wgmma_ceiling"] = flops / strata_ms / 1e9 / kWgmmaCeilingTflops;
 }
 
 template <class Kernel>
@@ -116,6 +125,7 @@ int main(int argc, char** argv) {
   register_kernel<Pingpong128x128<__nv_bfloat16>>("pingpong128x128");
   register_kernel<Pingpong128x128Cluster2x1<__nv_bfloat16>>("pingpong128x128_c2x1");
   register_kernel<Cooperative128x256<__half>>("coop128x256");
+  register_kernel<Cooperative128x256<float>>("coop128x256");  // tf32, against CUBLAS_COMPUTE_32F_FAST_TF32
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

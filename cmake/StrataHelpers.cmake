@@ -22,12 +22,22 @@ include_guard(GLOBAL)
 # STRATA_DEVICE_CODE: what the CUDA units carry. Empty or sass: machine code (ptxas assembles it;
 # what a GPU machine runs). ptx: the PTX alone, no ptxas run (the CI machine, which runs no GPU
 # code: every unit is still compiled through cicc, and ptxas sees the same PTX on a GPU machine's
-# build); about a tenth of a kernel unit's time.
-set(STRATA_DEVICE_CODE "" CACHE STRING "CUDA units carry sass (machine code) or ptx (no ptxas run); empty: sass")
-if(NOT STRATA_DEVICE_CODE MATCHES "^(|sass|ptx)$")
-  message(FATAL_ERROR "STRATA_DEVICE_CODE: expected sass, ptx or nothing, got '${STRATA_DEVICE_CODE}'")
+# build); about a tenth of a kernel unit's time. ptx-O0: that PTX unoptimized (cicc -O0: the
+# front end, every instantiation and code generation, without NVVM's optimizer; cicc is most of a
+# kernel unit's time and its optimizer about half of cicc): for a machine that only checks that
+# everything compiles, never for code that runs.
+set(STRATA_DEVICE_CODE "" CACHE STRING "CUDA units carry sass (machine code), ptx (no ptxas run) or ptx-O0 (unoptimized, compile check only); empty: sass")
+if(NOT STRATA_DEVICE_CODE MATCHES "^(|sass|ptx|ptx-O0)$")
+  message(FATAL_ERROR "STRATA_DEVICE_CODE: expected sass, ptx, ptx-O0 or nothing, got '${STRATA_DEVICE_CODE}'")
 endif()
-if(STRATA_DEVICE_CODE STREQUAL "ptx")
+set(strata_ptx_only OFF)
+if(STRATA_DEVICE_CODE MATCHES "^ptx")
+  set(strata_ptx_only ON)
+endif()
+if(STRATA_DEVICE_CODE STREQUAL "ptx-O0")
+  string(APPEND CMAKE_CUDA_FLAGS " -Xcicc -O0")
+endif()
+if(strata_ptx_only)
   set(STRATA_GENCODE_SM90A "--generate-code=arch=compute_90a,code=compute_90a")
 else()
   set(STRATA_GENCODE_SM90A "--generate-code=arch=compute_90a,code=sm_90a")
@@ -47,7 +57,7 @@ foreach(sm IN LISTS strata_ampere_sass)
   endif()
   list(APPEND STRATA_GENCODE_AMPERE "--generate-code=arch=compute_80,code=sm_${sm}")
 endforeach()
-if(STRATA_DEVICE_CODE STREQUAL "ptx")
+if(strata_ptx_only)
   set(STRATA_GENCODE_AMPERE "--generate-code=arch=compute_80,code=compute_80")
 endif()
 
@@ -218,38 +228,50 @@ function(strata_add_compile_fail_tests)
   endforeach()
 endfunction()
 
-# strata_add_header_checks(HOST_DIRS <folders> CUDA_DIRS <folders> COUNT_VAR <var>)
-# For each header under HOST_DIRS (relative to include/), a generated .cpp that includes only it,
-# compiled by the host compiler into the object library strata_header_check_host; for each header
-# under CUDA_DIRS, a generated .cu compiled by nvcc (sm_90a when its path contains "sm90", else
-# the Ampere gencode) into strata_header_check_cuda, only when CUDA is enabled. A header that
-# does not compile alone breaks the build. Sets <var>_HOST and <var>_CUDA to the header counts.
+# strata_add_header_checks(HOST_DIRS <folders> CUDA_DIRS <folders> [HOST_HEADERS <headers>]
+#                          COUNT_VAR <var>)
+# For each header under HOST_DIRS (relative to include/), and each of HOST_HEADERS (headers under
+# CUDA_DIRS that the host compiler takes), a generated .cpp that includes only it, compiled by the
+# host compiler into the object library strata_header_check_host (HOST_HEADERS:
+# strata_header_check_host_cuda, with the CUDA toolkit's headers); for each other header under
+# CUDA_DIRS, a generated .cu compiled by nvcc (sm_90a when its path contains "sm90", else the
+# Ampere gencode) into strata_header_check_cuda; these two only when CUDA is enabled. A header that
+# does not compile alone breaks the build. Sets <var>_HOST, <var>_HOST_CUDA and <var>_CUDA to the
+# header counts.
 function(strata_add_header_checks)
-  cmake_parse_arguments(arg "" "COUNT_VAR" "HOST_DIRS;CUDA_DIRS" ${ARGN})
+  cmake_parse_arguments(arg "" "COUNT_VAR" "HOST_DIRS;CUDA_DIRS;HOST_HEADERS" ${ARGN})
   set(include_root "${PROJECT_SOURCE_DIR}/include")
   set(out_root "${CMAKE_CURRENT_BINARY_DIR}/header_check")
 
-  foreach(kind IN ITEMS HOST CUDA)
+  # HOST: the host floor's headers; HOST_CUDA: HOST_HEADERS (g++ with the CUDA toolkit's headers);
+  # CUDA: the other headers of the CUDA floors (nvcc).
+  foreach(kind IN ITEMS HOST HOST_CUDA CUDA)
     set(headers "")
-    foreach(dir IN LISTS arg_${kind}_DIRS)
-      file(GLOB_RECURSE found CONFIGURE_DEPENDS RELATIVE "${include_root}"
-        "${include_root}/${dir}/*.hpp" "${include_root}/${dir}/*.cuh" "${include_root}/${dir}/*.h")
-      list(APPEND headers ${found})
-    endforeach()
+    if(kind STREQUAL "HOST_CUDA")
+      set(headers ${arg_HOST_HEADERS})
+    else()
+      foreach(dir IN LISTS arg_${kind}_DIRS)
+        file(GLOB_RECURSE found CONFIGURE_DEPENDS RELATIVE "${include_root}"
+          "${include_root}/${dir}/*.hpp" "${include_root}/${dir}/*.cuh" "${include_root}/${dir}/*.h")
+        list(APPEND headers ${found})
+      endforeach()
+    endif()
+    if(kind STREQUAL "CUDA" AND arg_HOST_HEADERS)
+      list(REMOVE_ITEM headers ${arg_HOST_HEADERS})
+    endif()
     list(SORT headers)
     list(LENGTH headers count)
     set(${arg_COUNT_VAR}_${kind} ${count} PARENT_SCOPE)
-    if(count EQUAL 0 OR (kind STREQUAL "CUDA" AND NOT STRATA_ENABLE_CUDA))
+    if(count EQUAL 0 OR (NOT kind STREQUAL "HOST" AND NOT STRATA_ENABLE_CUDA))
       continue()
     endif()
 
-    if(kind STREQUAL "HOST")
-      set(ext "cpp")
-      set(target strata_header_check_host)
-    else()
+    if(kind STREQUAL "CUDA")
       set(ext "cu")
-      set(target strata_header_check_cuda)
+    else()
+      set(ext "cpp")
     endif()
+    string(TOLOWER "strata_header_check_${kind}" target)
     set(generated "")
     foreach(header IN LISTS headers)
       # file(CONFIGURE) rewrites only on change, so re-configuring rebuilds nothing.
@@ -260,15 +282,21 @@ function(strata_add_header_checks)
 
     add_library(${target} OBJECT ${generated})
     target_link_libraries(${target} PRIVATE strata::strata)
-    if(kind STREQUAL "HOST")
-      strata_host_warnings(${target})
-    else()
+    if(kind STREQUAL "CUDA")
       set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES OFF)
       foreach(header IN LISTS headers)
         strata_cuda_arch_options(arch "${header}")
         set_source_files_properties("${out_root}/${header}.${ext}" TARGET_DIRECTORY ${target}
           PROPERTIES COMPILE_OPTIONS "${arch}")
       endforeach()
+    else()
+      strata_host_warnings(${target})
+      if(kind STREQUAL "HOST_CUDA")
+        # The toolkit's headers (cuda_bf16.h, ...); the Ampere wrappers' parameters are unused
+        # outside a device pass.
+        target_link_libraries(${target} PRIVATE CUDA::cudart)
+        target_compile_options(${target} PRIVATE -Wno-unused-parameter)
+      endif()
     endif()
   endforeach()
 endfunction()

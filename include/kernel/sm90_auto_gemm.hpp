@@ -139,7 +139,7 @@ inline constexpr bool sm90_tiles_cover =
 //   Large  128 × 256, 4 stages, cooperative (the configuration bench/RESULTS.md measures);
 //   Medium 128 × 128, 6 stages, cooperative;
 //   Small   64 × 128, 8 stages, ping-pong (few-tile and decode problems: each consumer warpgroup
-//           takes its own Stream-K unit, so one's partial-tile fixup overlaps the other's
+//           takes its own work unit, so one's partial-tile fixup overlaps the other's
 //           mainloop; 3-10 % more TB/s than the cooperative 64-row tile, bench/RESULTS.md).
 // Stage counts are the most each takes (192 KB of operands; Medium's to be tuned from
 // bench/RESULTS.md): Sm90AutoGemm runs a configuration with fewer where the epilogue's staging for

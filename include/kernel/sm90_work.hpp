@@ -10,7 +10,7 @@
 //             tile, whole tiles, and a head of a tile, each one unit
 //
 // Everything is 32-bit arithmetic on values the host checked; host-tested in
-// test/kernel/sm90_work_test.cu.
+// test/kernel/sm90_work_test.cpp.
 #pragma once
 
 #include "../layout/config.hpp"

@@ -1,8 +1,8 @@
 // strata::AutoGemm's choices, on the host (no GPU needed): the path for each compute capability,
 // with and without sm_90a code, for problems the Hopper kernel takes and refuses; Sm90AutoGemm's
-// tile class for representative shapes; the names of the configurations each class runs. This
-// unit is compiled for the Ampere targets alone, so its own AutoGemm holds no Hopper path and its
-// probe finds no sm_90a image, on any GPU.
+// and Sm80AutoGemm's tile classes for representative shapes; the names of the configurations each
+// class runs. This unit is compiled for the Ampere targets alone, so its own AutoGemm holds no
+// Hopper path and its probe finds no sm_90a image, on any GPU.
 #include <kernel/auto_gemm.hpp>
 
 #include <gtest/gtest.h>
@@ -100,6 +100,29 @@ TEST(AutoGemmDispatch, AmpereOnlyUnit) {
   static_assert(!detail::compiles_for_sm90(), "this test must be compiled without a compute_90 target");
   static_assert(!auto_gemm_compiles_hopper<BF16, RowMajor, ColumnMajor, BF16>);
   EXPECT_FALSE(detail::auto_gemm_device<detail::ThisTranslationUnit>().sm90a_loaded);
+}
+
+// Decode problems by their rows; above 128 rows the large tile from half a wave of its tiles up.
+TEST(Sm80TileClass, RowsThenHalfAWave) {
+  using strata::Sm80TileClass;
+  using strata::sm80_tile_class;
+  for (long long tiles : {1LL, 65LL, 66LL, 1000000LL}) {
+    EXPECT_EQ(sm80_tile_class(0, tiles, 132), Sm80TileClass::narrow);
+    EXPECT_EQ(sm80_tile_class(1, tiles, 132), Sm80TileClass::narrow);
+    EXPECT_EQ(sm80_tile_class(32, tiles, 132), Sm80TileClass::narrow);
+    EXPECT_EQ(sm80_tile_class(33, tiles, 132), Sm80TileClass::thin);
+    EXPECT_EQ(sm80_tile_class(64, tiles, 132), Sm80TileClass::thin);
+    EXPECT_EQ(sm80_tile_class(65, tiles, 132), Sm80TileClass::medium);
+    EXPECT_EQ(sm80_tile_class(128, tiles, 132), Sm80TileClass::medium);
+  }
+  EXPECT_EQ(sm80_tile_class(129, 65, 132), Sm80TileClass::small);
+  EXPECT_EQ(sm80_tile_class(129, 66, 132), Sm80TileClass::large);
+  EXPECT_EQ(sm80_tile_class(8192, 2048, 132), Sm80TileClass::large);
+  EXPECT_EQ(sm80_tile_class(1024, 32, 132), Sm80TileClass::small);
+  // An odd wave: half of 133 is 66.5, so 67 tiles.
+  EXPECT_EQ(sm80_tile_class(4096, 66, 133), Sm80TileClass::small);
+  EXPECT_EQ(sm80_tile_class(4096, 67, 133), Sm80TileClass::large);
+  EXPECT_EQ(sm80_tile_class(4096, std::numeric_limits<long long>::max(), 132), Sm80TileClass::large);
 }
 
 }  // namespace

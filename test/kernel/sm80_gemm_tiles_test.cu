@@ -11,7 +11,7 @@
 //
 // These six kernels are the only ones this file instantiates (each costs seconds of nvcc per
 // translation unit); the MN-major tile set is in sm80_gemm_tiles_mn_major_test.cu. Mixed
-// majornesses run in the f16 sweep (sm80_gemm_f16_test.cu, same mainloop but for the MMA
+// majornesses run in the f16 sweep (sm80_gemm_types_test.cu, same mainloop but for the MMA
 // instruction) and for bf16 in the stress test (gemm_stress_bf16.cu); the README's 128 × 256 × 64
 // tile runs, checked, in examples/gemm_sm80.
 #include <kernel/sm80_auto_gemm.hpp>

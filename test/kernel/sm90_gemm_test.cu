@@ -1,14 +1,22 @@
-// The Hopper GEMM (TMA + wgmma, warp-specialized, persistent): bf16 and fp16 in, fp32 accumulation,
-// bf16/fp16/fp32 out, over shapes with 1, 7, 129, 1000 and 4097 in each dimension, batches, beta
-// and the tile shapes 128 × 256 and 64 × 128. Fresh random operands, D poisoned, every element
-// against a double reference; padding and batch gaps checked untouched. Runs only on compute
-// capability 9.0 (the kernel is sm_90a code).
+// The Hopper GEMM (TMA + wgmma, warp-specialized, persistent) through the shape sweep of
+// sm90_gemm_sweep.cuh: shapes with 1, 7, 129, 1000 and 4097 in each dimension, batches, beta;
+// fresh random operands, D poisoned, every element against a double reference, padding and batch
+// gaps checked untouched. Runs only on compute capability 9.0 (the kernel is sm_90a code).
+//  - tiles and types: bf16 and fp16 in, fp32 accumulation, bf16/fp16/fp32 out, 128 × 256 and
+//    64 × 128; the plain-store variant over an odd ldd; refusals;
+//  - layouts: every operand majorness wgmma reads (MN-major A or B for 16-bit types), tf32 (fp32
+//    in, K-major);
+//  - schedules and clusters: ping-pong consumer warpgroups, 2 × 1 and 1 × 2 clusters whose CTAs
+//    multicast the operand they share (K-major and MN-major boxes).
+// (One translation unit: each costs CI ~13 s before its first kernel.)
 #include "sm90_gemm_sweep.cuh"
 
 namespace {
 using namespace strata;
 using namespace strata::test;
 using BF16 = __nv_bfloat16;
+using C = ColumnMajor;
+using R = RowMajor;
 
 template <class T, int BM, int BN>
 using Config = Sm90TestConfig<T, RowMajor, ColumnMajor, BM, BN>;
@@ -56,6 +64,43 @@ TEST(Sm90Gemm, RefusesWhatTmaCannotRead) {
   EXPECT_NE(st.message().find("B must be 16-byte aligned"), std::string::npos) << st.message();
   a.B = buffer;
   EXPECT_TRUE(bool(G::can_implement(a))) << G::can_implement(a).message();
+}
+
+// ---- layouts ----
+
+TEST(Sm90GemmLayouts, Bf16_AColumnMajor_BColumnMajor) {
+  sm90_sweep<Sm90GemmKernel<Sm90TestConfig<BF16, C, C, 128, 256>, BF16, LinearCombination>>(110, "bf16 A col B col");
+}
+TEST(Sm90GemmLayouts, Bf16_ARowMajor_BRowMajor) {
+  sm90_sweep<Sm90GemmKernel<Sm90TestConfig<BF16, R, R, 128, 128>, BF16, LinearCombination>>(120, "bf16 A row B row");
+}
+TEST(Sm90GemmLayouts, F16_AColumnMajor_BRowMajor) {
+  sm90_sweep<Sm90GemmKernel<Sm90TestConfig<__half, C, R, 128, 192>, __half, LinearCombination>>(130, "f16 A col B row");
+}
+TEST(Sm90GemmLayouts, Tf32_128x128) {
+  sm90_sweep<Sm90GemmKernel<Sm90TestConfig<float, R, C, 128, 128>, float, LinearCombination>>(140, "tf32 128x128");
+}
+
+// ---- schedules and clusters ----
+
+constexpr auto pingpong = Sm90Schedule::pingpong;
+constexpr auto cooperative = Sm90Schedule::cooperative;
+
+TEST(Sm90GemmSchedules, Pingpong_Bf16_128x128) {
+  sm90_sweep<Sm90GemmKernel<Sm90TestConfig<BF16, R, C, 128, 128, pingpong>, BF16, LinearCombination>>(210,
+                                                                                                       "ping-pong");
+}
+TEST(Sm90GemmSchedules, Cluster2x1_Bf16_128x256) {
+  sm90_sweep<Sm90GemmKernel<Sm90TestConfig<BF16, R, C, 128, 256, cooperative, 2, 1>, BF16, LinearCombination>>(
+      220, "cluster 2x1");
+}
+TEST(Sm90GemmSchedules, Cluster1x2_Pingpong_BRowMajor) {
+  sm90_sweep<Sm90GemmKernel<Sm90TestConfig<BF16, R, R, 64, 256, pingpong, 1, 2>, BF16, LinearCombination>>(
+      230, "cluster 1x2 ping-pong, B row-major");
+}
+TEST(Sm90GemmSchedules, Cluster2x1_F16_AColumnMajor) {
+  sm90_sweep<Sm90GemmKernel<Sm90TestConfig<__half, C, C, 128, 128, cooperative, 2, 1>, float, LinearCombination>>(
+      240, "cluster 2x1, A column-major, f32 out");
 }
 
 }  // namespace

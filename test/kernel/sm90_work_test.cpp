@@ -119,7 +119,9 @@ TEST(Sm90WorkPlan, AutomaticSplitsFillOneWave) {
         const auto fits = [&](int splits) {
           return tiles * splits <= ctas && k_tiles / splits >= kSm90MinKTilesPerSplit;
         };
-        if (s > 1) EXPECT_TRUE(fits(s));
+        if (s > 1) {
+          EXPECT_TRUE(fits(s));
+        }
         EXPECT_FALSE(fits(s + 1)) << "one more split would still fit";
         Sm90WorkPlan p;
         p.kind = s > 1 ? Sm90WorkKind::split_k : Sm90WorkKind::tiles;

@@ -1,7 +1,7 @@
-// Host tests of the tile scheduler's arithmetic and of Sm80AutoGemm's tile-class rule (no GPU needed).
+// Host tests of the tile scheduler's arithmetic and of WorkPlan (no GPU needed; g++ alone).
+// Sm80AutoGemm's tile-class rule is tested in auto_gemm_dispatch_test.cu, which has its kernels.
 #include <gtest/gtest.h>
 
-#include <kernel/sm80_auto_gemm.hpp>
 #include <kernel/tile_scheduler.hpp>
 #include <kernel/work_plan.hpp>
 
@@ -137,35 +137,15 @@ TEST(StreamKPartition, RangesCoverEveryIterationOnce) {
         // A CTA's two slots serve different tiles: its first partial tile and its last.
         for (int j = 0; j < s.ctas; ++j) {
           const long long t0 = s.begin(j) / k_tiles, t1 = (s.begin(j + 1) - 1) / k_tiles;
-          if (t0 != t1) EXPECT_NE(s.slot(j, t0), s.slot(j, t1));
+          if (t0 != t1) {
+            EXPECT_NE(s.slot(j, t0), s.slot(j, t1));
+          }
         }
       }
     }
   }
 }
 
-// Decode problems by their rows; above 128 rows the large tile from half a wave of its tiles up.
-TEST(Sm80TileClass, RowsThenHalfAWave) {
-  using strata::Sm80TileClass;
-  using strata::sm80_tile_class;
-  for (long long tiles : {1LL, 65LL, 66LL, 1000000LL}) {
-    EXPECT_EQ(sm80_tile_class(0, tiles, 132), Sm80TileClass::narrow);
-    EXPECT_EQ(sm80_tile_class(1, tiles, 132), Sm80TileClass::narrow);
-    EXPECT_EQ(sm80_tile_class(32, tiles, 132), Sm80TileClass::narrow);
-    EXPECT_EQ(sm80_tile_class(33, tiles, 132), Sm80TileClass::thin);
-    EXPECT_EQ(sm80_tile_class(64, tiles, 132), Sm80TileClass::thin);
-    EXPECT_EQ(sm80_tile_class(65, tiles, 132), Sm80TileClass::medium);
-    EXPECT_EQ(sm80_tile_class(128, tiles, 132), Sm80TileClass::medium);
-  }
-  EXPECT_EQ(sm80_tile_class(129, 65, 132), Sm80TileClass::small);
-  EXPECT_EQ(sm80_tile_class(129, 66, 132), Sm80TileClass::large);
-  EXPECT_EQ(sm80_tile_class(8192, 2048, 132), Sm80TileClass::large);
-  EXPECT_EQ(sm80_tile_class(1024, 32, 132), Sm80TileClass::small);
-  // An odd wave: half of 133 is 66.5, so 67 tiles.
-  EXPECT_EQ(sm80_tile_class(4096, 66, 133), Sm80TileClass::small);
-  EXPECT_EQ(sm80_tile_class(4096, 67, 133), Sm80TileClass::large);
-  EXPECT_EQ(sm80_tile_class(4096, std::numeric_limits<long long>::max(), 132), Sm80TileClass::large);
-}
 // WorkPlan, the split and workspace of any kernel's problem, against a GPU of fixed answers.
 struct FixedGpu {
   int sm = 132, w = 132, split_w = 264;
