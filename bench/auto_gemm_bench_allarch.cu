@@ -7,9 +7,9 @@
 //     with and without programmatic dependent launch);
 //   large shapes: TFLOP/s.
 // Every run rewrites a chart of the ratios (SVG): STRATA_CHART=<path>, default
-// auto_gemm_allarch.svg in the working directory.
+// auto_gemm_bench_allarch.svg in the working directory.
 //
-//   auto_gemm_allarch [--benchmark_filter=<regex>]     e.g. --benchmark_filter=decode/m16
+//   auto_gemm_bench_allarch [--benchmark_filter=<regex>]     e.g. --benchmark_filter=decode/m16
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
   int devices = 0, major = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0 ||
       cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) != cudaSuccess || major < 8) {
-    std::printf("auto_gemm_allarch: no GPU of compute capability 8.0 or newer present, nothing to measure\n");
+    std::printf("auto_gemm_bench_allarch: no GPU of compute capability 8.0 or newer present, nothing to measure\n");
     return 77;
   }
   register_shapes();
@@ -133,16 +133,16 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   const char* env = std::getenv("STRATA_CHART");
-  const std::string chart = env != nullptr && *env != '\0' ? env : "auto_gemm_allarch.svg";
+  const std::string chart = env != nullptr && *env != '\0' ? env : "auto_gemm_bench_allarch.svg";
   if (!g_chart.empty()) {
     if (write_ratio_chart(chart, "strata::AutoGemm vs cuBLAS, bf16 (ratio of times, same run, same buffers)",
                           {"one launch at a time", "100 launches streamed (PDL)"}, g_chart))
-      std::printf("auto_gemm_allarch: chart written to %s\n", chart.c_str());
+      std::printf("auto_gemm_bench_allarch: chart written to %s\n", chart.c_str());
     else
-      std::printf("auto_gemm_allarch: could not write the chart to %s\n", chart.c_str());
+      std::printf("auto_gemm_bench_allarch: could not write the chart to %s\n", chart.c_str());
   }
   if (g_wrong_results) {
-    std::printf("auto_gemm_allarch: FAILED: a strata output differed from cuBLAS's (see the errors above)\n");
+    std::printf("auto_gemm_bench_allarch: FAILED: a strata output differed from cuBLAS's (see the errors above)\n");
     return 1;
   }
   return 0;
