@@ -33,9 +33,9 @@ constexpr double kWgmmaCeilingTflops = 975.5;
 template <class T, int BM, int BN, Sm90Schedule S, int CM, int CN>
 using ConfigOf = Sm90GemmConfig<T, RowMajor, ColumnMajor, BM, BN, 128 / int(sizeof(T)), 4, S, CM, CN>;
 template <class T, int BM, int BN, Sm90Schedule S, int CM, int CN>
-using KernelOf = Sm90GemmKernel<typename detail::Sm90WithStages<
+using KernelOf = Sm90GemmKernel<typename strata::detail::Sm90WithStages<
                                     ConfigOf<T, BM, BN, S, CM, CN>,
-                                    detail::sm90_fitting_stages<ConfigOf<T, BM, BN, S, CM, CN>, T, LinearCombination>()>::type,
+                                    strata::detail::sm90_fitting_stages<ConfigOf<T, BM, BN, S, CM, CN>, T, LinearCombination>()>::type,
                                 T, LinearCombination>;
 template <class T>
 using Cooperative128x256 = KernelOf<T, 128, 256, Sm90Schedule::cooperative, 1, 1>;
