@@ -63,7 +63,8 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   cublasHandle_t handle;
   check(cublasCreate(&handle), "cublasCreate");
   auto cublas = [&](int i) {
-    cublas_gemm(handle, m, n, k, a[size_t(i) % a.size()], true, k, b[size_t(i) % b.size()], false, k, d_ref.ptr, n);
+    cublas_gemm(handle, m, n, k, a[size_t(i) % a.size()], true, k, b[size_t(i) % b.size()], false, k, d_ref.ptr, n,
+                std::is_same_v<T, float>);  // fp32 operands: cuBLAS on tf32 tensor cores (FAST_TF32)
   };
   StrataRunner<G, T, T> runner;
   std::string why;
