@@ -26,7 +26,9 @@ struct Sm90Operand {
   static constexpr bool k_major = Major == GmmaMajor::K;
   static_assert(BK * int(sizeof(T)) == 128, "Sm90Operand: BK must span one 128-byte swizzle row");
   static_assert(k_major || sizeof(T) == 2, "Sm90Operand: wgmma reads MN-major operands only of 16-bit types");
-  static_assert(Rows % 64 == 0 && Rows <= 256, "Sm90Operand: the rows of a stage are a multiple of 64, at most 256");
+  static_assert(k_major ? (Rows % 8 == 0 && Rows >= 8 && Rows <= 256) : (Rows % 64 == 0 && Rows <= 256),
+                "Sm90Operand: the rows of a stage are a multiple of 8 (K-major: whole 8-row swizzle atoms) or of 64 "
+                "(MN-major: whole 128-byte blocks of MN), at most 256");
   static_assert(Split == 1 || Split == 2 || Split == 4, "Sm90Operand: 1, 2 or 4 CTAs share an operand");
 
   // The 128-byte swizzle in elements of T: 16-byte chunks XORed with the row within 8.

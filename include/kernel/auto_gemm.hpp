@@ -132,6 +132,8 @@ struct Sm90TilesOfUnit {
   using Small = Sm90ConfigOfUnit<typename Tiles::Small, Unit>;
   using Medium = Sm90ConfigOfUnit<typename Tiles::Medium, Unit>;
   using Large = Sm90ConfigOfUnit<typename Tiles::Large, Unit>;
+  using Decode = Sm90ConfigOfUnit<typename Tiles::Decode, Unit>;
+  static constexpr bool kDecode = Tiles::kDecode;
 };
 
 // AutoGemm's Hopper part: Sm90AutoGemm over the unit's Sm90Tiles, or nothing where it cannot run.

@@ -32,12 +32,15 @@
 namespace strata {
 
 // The shape classes a Hopper tile set covers, by how many tiles each configuration makes.
-enum class Sm90TileClass { small, medium, large };
+// decode: A and B swapped (D^T = B^T · A^T), so the few rows of A are a narrow N of the kernel
+// and the weights (B) its 64-row M side.
+enum class Sm90TileClass { small, medium, large, decode };
 
 constexpr const char* sm90_tile_class_name(Sm90TileClass c) {
   switch (c) {
     case Sm90TileClass::small: return "small";
     case Sm90TileClass::medium: return "medium";
+    case Sm90TileClass::decode: return "decode";
     default: return "large";
   }
 }
@@ -59,7 +62,8 @@ constexpr long long sm90_tile_count(long long m, long long n, long long batches,
 }
 
 // The class of `batches` m × n problems on a GPU of `sm_count` SMs, for the tiles of `Tiles`:
-//   m <= Small's BM: small (decode: a taller tile spends its MMAs on rows that do not exist);
+//   m <= Decode's BN, where the set has a decode configuration (A row-major): decode;
+//   m <= Small's BM: small (a taller tile spends its MMAs on rows that do not exist);
 //   large once Large's tiles fill kSm90LargeMinWaves waves (the most efficient tile, when every
 //     SM has at least one);
 //   medium once Medium's tiles fill kSm90MediumMinWaves waves;
@@ -71,6 +75,7 @@ constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long batc
   using Medium = typename Tiles::Medium;
   using Small = typename Tiles::Small;
   const double sms = sm_count > 0 ? double(sm_count) : 1.0;
+  if (Tiles::kDecode && m <= Tiles::Decode::BN) return Sm90TileClass::decode;
   if (m <= Small::BM) return Sm90TileClass::small;
   if (double(sm90_tile_count(m, n, batches, Large::BM, Large::BN)) >= kSm90LargeMinWaves * sms)
     return Sm90TileClass::large;
@@ -138,9 +143,12 @@ inline constexpr bool sm90_tiles_cover =
 // The default Hopper tile set, without clusters:
 //   Large  128 × 256, 4 stages, cooperative (the configuration bench/RESULTS.md measures);
 //   Medium 128 × 128, 6 stages, cooperative;
-//   Small   64 × 128, 8 stages, ping-pong (few-tile and decode problems: each consumer warpgroup
+//   Small   64 × 128, 8 stages, ping-pong (few-tile problems and m <= 64: each consumer warpgroup
 //           takes its own work unit, so one's partial-tile fixup overlaps the other's
-//           mainloop; 3-10 % more TB/s than the cooperative 64-row tile, bench/RESULTS.md).
+//           mainloop; 3-10 % more TB/s than the cooperative 64-row tile, bench/RESULTS.md);
+//   Decode  m <= 16 with A row-major: A and B swapped, 64 weight rows × 16 tokens, 16 stages,
+//           ping-pong, plain transposed stores (thirteenth session: streamed decode 0.91-1.24× of
+//           cuBLAS against 0.78-0.99× for Small).
 // Stage counts are the most each takes (192 KB of operands; Medium's to be tuned from
 // bench/RESULTS.md): Sm90AutoGemm runs a configuration with fewer where the epilogue's staging for
 // TD leaves less of the 227 KB. BK is 64 for half and bfloat16, 32 for float (tf32).
@@ -154,6 +162,13 @@ struct Sm90Tiles {
   using Large = detail::Sm90TileConfig<T, LayoutA, LayoutB, 128, 256, 4>;
   using Medium = detail::Sm90TileConfig<T, LayoutA, LayoutB, 128, 128, 6>;
   using Small = detail::Sm90TileConfig<T, LayoutA, LayoutB, 64, 128, 8, Sm90Schedule::pingpong>;
+  // Decode, for the swapped problem D^T = B^T · A^T: its A is B^T (the weights, 64 rows a tile),
+  // its B is A^T, K-major only when A is row-major (a narrow BN needs K-major rows), and for tf32
+  // its A must be K-major too (B column-major).
+  static constexpr bool kDecode =
+      std::is_same_v<LayoutA, RowMajor> && (!std::is_same_v<T, float> || std::is_same_v<LayoutB, ColumnMajor>);
+  using Decode = detail::Sm90TileConfig<T, std::conditional_t<std::is_same_v<LayoutB, ColumnMajor>, RowMajor, ColumnMajor>,
+                                        ColumnMajor, 64, 16, 16, Sm90Schedule::pingpong>;
 };
 
 template <class Tiles, class TD, class Functor = LinearCombination>
@@ -164,9 +179,15 @@ class Sm90AutoGemm {
       std::conditional_t<Stages == Config::Stages, Config, typename detail::Sm90WithStages<Config, Stages>::type>;
   template <class Config>
   using GemmOf = Gemm<Sm90GemmKernel<Fitted<Config>, TD, Functor>>;
+  // The decode configuration runs the swapped problem and stores D transposed; a set without one
+  // repeats Small in its place (never chosen, nothing more compiled).
+  using DecodeKernel = std::conditional_t<Tiles::kDecode,
+                                          Sm90GemmKernel<typename Tiles::Decode, TD, Functor, Sm90Store::plain_transposed>,
+                                          Sm90GemmKernel<Fitted<typename Tiles::Small>, TD, Functor>>;
+  using DecodeGemm = Gemm<DecodeKernel>;
   // In Sm90TileClass order.
-  using Gemms =
-      std::tuple<GemmOf<typename Tiles::Small>, GemmOf<typename Tiles::Medium>, GemmOf<typename Tiles::Large>>;
+  using Gemms = std::tuple<GemmOf<typename Tiles::Small>, GemmOf<typename Tiles::Medium>, GemmOf<typename Tiles::Large>,
+                           DecodeGemm>;
   using LargeGemm = std::tuple_element_t<2, Gemms>;
   template <class G>
   static constexpr bool same_problem_types =
@@ -181,6 +202,10 @@ class Sm90AutoGemm {
   template <class G>
   static constexpr bool fits =
       Sm90GemmKernel<typename G::Config, TD, Functor>::smem_bytes <= detail::kSm90SharedMemoryBytes;
+  static_assert(std::is_same_v<typename DecodeGemm::Arguments, typename LargeGemm::Arguments>,
+                "Sm90AutoGemm: the decode configuration must take the same arguments (A and B of one type)");
+  static_assert(DecodeKernel::smem_bytes <= detail::kSm90SharedMemoryBytes,
+                "Sm90AutoGemm: the decode configuration needs more shared memory than a Hopper GPU grants");
   static_assert(fits<std::tuple_element_t<0, Gemms>> && fits<std::tuple_element_t<1, Gemms>> && fits<LargeGemm>,
                 "Sm90AutoGemm: a configuration of the tile set needs more shared memory than a Hopper GPU grants "
                 "(227 KB) even with two stages: take a smaller tile");
@@ -188,26 +213,43 @@ class Sm90AutoGemm {
  public:
   using Arguments = typename LargeGemm::Arguments;
 
-  // The class, and so the configuration, that `args` runs on (on the current GPU's SM count).
+  // The class, and so the configuration, that `args` runs on (on the current GPU's SM count):
+  // sm90_tile_class, but small where the decode configuration refuses the swapped problem (its
+  // operands' TMA rules, now on B as its A), so that refusals speak of the problem as given, and
+  // for batched problems (below).
   static Sm90TileClass tile_class(Arguments const& a) {
-    return sm90_tile_class<Tiles>(a.m, a.n, a.batch_count, detail::sm_count());
+    const Sm90TileClass c = sm90_tile_class<Tiles>(a.m, a.n, a.batch_count, detail::sm_count());
+    // Batched decode problems stay on small until the decode kernel's batched test
+    // (Sm90GemmDecode) has run on a GPU (bench/RESULTS.md, thirteenth session).
+    if (c == Sm90TileClass::decode && (a.batch_count > 1 || !DecodeGemm::can_implement(swapped(a))))
+      return Sm90TileClass::small;
+    return c;
   }
 
   // The configuration of class c, in words.
   static std::string config_name(Sm90TileClass c) {
-    return visit(c, [](auto* g) {
+    const std::string name = visit(c, [](auto* g) {
       return detail::sm90_config_name<typename std::remove_pointer_t<decltype(g)>::Config>();
     });
+    return c == Sm90TileClass::decode ? "A and B swapped, " + name + ", D stored transposed" : name;
+  }
+
+  // The problem the configuration of class c computes: D^T = B^T · A^T for decode (its A is B, its
+  // B is A; D, C and the functor keep the caller's coordinates through the transposed stores).
+  static Arguments arguments_for(Sm90TileClass c, Arguments const& a) {
+    return c == Sm90TileClass::decode ? swapped(a) : a;
   }
 
   // As Gemm<Kernel>::can_implement, for the configuration `args` runs on.
   static Status can_implement(Arguments const& a) {
-    return visit(tile_class(a), [&](auto* g) { return std::remove_pointer_t<decltype(g)>::can_implement(a); });
+    const Sm90TileClass c = tile_class(a);
+    return visit(c, [&](auto* g) { return std::remove_pointer_t<decltype(g)>::can_implement(arguments_for(c, a)); });
   }
 
   // As Gemm<Kernel>::workspace_size, for the configuration `args` runs on.
   static size_t workspace_size(Arguments const& a) {
-    return visit(tile_class(a), [&](auto* g) { return std::remove_pointer_t<decltype(g)>::workspace_size(a); });
+    const Sm90TileClass c = tile_class(a);
+    return visit(c, [&](auto* g) { return std::remove_pointer_t<decltype(g)>::workspace_size(arguments_for(c, a)); });
   }
 
   // Chooses the configuration for `args` and initializes it (Gemm<Kernel>::initialize).
@@ -215,7 +257,8 @@ class Sm90AutoGemm {
                     cudaStream_t stream = nullptr) {
     chosen_ = -1;
     const Sm90TileClass c = tile_class(a);
-    Status s = visit(c, [&](auto* g) { return g->initialize(a, workspace, workspace_bytes, stream); }, gemms_);
+    Status s = visit(
+        c, [&](auto* g) { return g->initialize(arguments_for(c, a), workspace, workspace_bytes, stream); }, gemms_);
     if (s) chosen_ = static_cast<int>(c);
     return s;
   }
@@ -244,8 +287,19 @@ class Sm90AutoGemm {
     switch (c) {
       case Sm90TileClass::small: return detail::visit_gemm<Gemms, 0>(f, gemms);
       case Sm90TileClass::medium: return detail::visit_gemm<Gemms, 1>(f, gemms);
+      case Sm90TileClass::decode: return detail::visit_gemm<Gemms, 3>(f, gemms);
       default: return detail::visit_gemm<Gemms, 2>(f, gemms);
     }
+  }
+
+  // D^T (n × m) = B^T (n × k) · A^T (k × m): the operands, their leading dimensions and batch
+  // strides trade places; D and C stay (the decode kernel stores them transposed).
+  static Arguments swapped(Arguments const& a) {
+    Arguments t = a;
+    t.m = a.n, t.n = a.m;
+    t.A = a.B, t.lda = a.ldb, t.batch_stride_a = a.batch_stride_b;
+    t.B = a.A, t.ldb = a.lda, t.batch_stride_b = a.batch_stride_a;
+    return t;
   }
 
   Gemms gemms_;

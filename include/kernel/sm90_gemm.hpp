@@ -49,10 +49,13 @@ static __global__ void __launch_bounds__(Kernel::kThreads, 1)
 #endif
 }
 
-// How the epilogue writes D: tma (stmatrix into swizzled staging, asynchronous TMA stores; D's
-// pointer, ldd and batch stride 16-byte aligned, refused otherwise) or plain (each thread stores
-// its elements: any element-aligned D).
-enum class Sm90Store { tma, plain };
+// How a Hopper kernel's output leaves it. tma: stmatrix into swizzled staging, asynchronous TMA
+// stores (D's pointer, ldd and batch stride 16-byte aligned, refused otherwise). plain: each
+// thread stores its elements (any element-aligned D). plain_transposed: plain
+// stores of the transpose, for a caller that swapped the operands to compute D^T = B^T · A^T:
+// element (i, j) of the kernel's m × n result goes to D[j · ldd + i], C is read from the same
+// place, and the functor sees (j, i), the caller's coordinates.
+enum class Sm90Store { tma, plain, plain_transposed };
 
 template <class Config_, class TD, class Functor_, Sm90Store Store = Sm90Store::tma>
 struct Sm90GemmKernel {
@@ -63,9 +66,16 @@ struct Sm90GemmKernel {
   using ElementC = TD;
   using ElementD = TD;
   using Mainloop = Sm90Mainloop<Config>;
-  using Epilogue = Sm90Epilogue<Config, TD, Functor>;        // D any alignment: plain stores
-  using TmaEpilogue = Sm90TmaEpilogue<Config, TD, Functor>;  // D as TMA reads it: stmatrix + TMA stores
+  using Epilogue = Sm90Epilogue<Config, TD, Functor, Store == Sm90Store::plain_transposed>;  // plain stores
   static constexpr bool kTmaStores = Store == Sm90Store::tma;
+  // D as TMA reads it: stmatrix + TMA stores. Plain stores name only its (empty) types, so the TMA
+  // epilogue's own rules (e.g. BN a multiple of its sub-tile) bind only the kernels that use it.
+  struct NoTmaEpilogue {
+    struct Params {};
+    struct State {};
+    struct SharedStorage {};
+  };
+  using TmaEpilogue = std::conditional_t<kTmaStores, Sm90TmaEpilogue<Config, TD, Functor>, NoTmaEpilogue>;
   struct NoStorage {};
   using PartialSums = Sm90PartialSums<Config>;
   struct SharedStorage {
@@ -235,10 +245,16 @@ struct Sm90GemmKernel {
       if (Status s = check_tma_operand<OperandB>("B", a.B, a.ldb, a.batch_stride_b, a.n, a.k, a.batch_count); !s)
         return s;
     }
-    if (Status s = check_output("D", a.D, a.ldd, a.n); !s) return s;
-    if (Status s = detail::check_output_and_epilogue(a); !s) return s;
+    // Transposed stores write D^T: its contiguous extent is the kernel's m.
+    const int contiguous = Store == Sm90Store::plain_transposed ? a.m : a.n;
+    if (Status s = check_output("D", a.D, a.ldd, contiguous); !s) return s;
+    {
+      Arguments out = a;  // D's extents as stored: transposed stores write an n × m D
+      if constexpr (Store == Sm90Store::plain_transposed) out.m = a.n, out.n = a.m;
+      if (Status s = detail::check_output_and_epilogue(out); !s) return s;
+    }
     if (a.epilogue.reads_source()) {
-      if (Status s = check_output("C", a.C, a.ldc, a.n); !s) return s;
+      if (Status s = check_output("C", a.C, a.ldc, contiguous); !s) return s;
     }
     if constexpr (kTmaStores) {
       if (Status s = TmaEpilogue::check(a.D, a.ldd, a.batch_stride_d, a.C, a.ldc, a.batch_stride_c, a.m, a.n,
@@ -327,10 +343,12 @@ struct Sm90GemmKernel {
           typename OperandB::TmaBox{});
       if (!sa || !sb) p.total_tiles = -1;  // launch() refuses
     }
-    if (kTmaStores && p.total_tiles > 0 &&
-        !TmaEpilogue::make_params(p.tma_epilogue, a.D, a.ldd, a.batch_stride_d, a.C, a.ldc, a.batch_stride_c, a.m,
-                                  a.n, a.batch_count, a.epilogue))
-      p.total_tiles = -1;
+    if constexpr (kTmaStores) {
+      if (p.total_tiles > 0 &&
+          !TmaEpilogue::make_params(p.tma_epilogue, a.D, a.ldd, a.batch_stride_d, a.C, a.ldc, a.batch_stride_c, a.m,
+                                    a.n, a.batch_count, a.epilogue))
+        p.total_tiles = -1;
+    }
     return p;
   }
 

@@ -57,7 +57,7 @@ std::string run_case(Shape3 s, ProblemLayout layout, Want want, uint64_t seed, c
   throw_on_error(cudaDeviceSynchronize(), "AutoGemm");
   EXPECT_EQ(gemm.path(), path) << label << " ran on " << gemm.kernel_name();
   if (gemm.path() == AutoGemmPath::sm90) {
-    const Sm90TileClass c = sm90_tile_class<Sm90Tiles<BF16>>(s.m, s.n, layout.batches, detail::sm_count());
+    const Sm90TileClass c = Hopper::tile_class(args);
     EXPECT_EQ(gemm.kernel_name(), std::string("sm90 ") + sm90_tile_class_name(c) + ": " + Hopper::config_name(c))
         << label;
   }
@@ -89,7 +89,7 @@ TEST(AutoGemmAllArch, AlignedTakesHopperOnSm90) {
   for (const Case& c : cases)
     kernels.insert(run_case(c.s, c.layout, Want::hopper_on_sm90, seed += 7, "aligned", no_tweak));
   if (on_hopper()) {
-    for (Sm90TileClass c : {Sm90TileClass::small, Sm90TileClass::medium, Sm90TileClass::large})
+    for (Sm90TileClass c : {Sm90TileClass::small, Sm90TileClass::medium, Sm90TileClass::large, Sm90TileClass::decode})
       EXPECT_EQ(kernels.count(std::string("sm90 ") + sm90_tile_class_name(c) + ": " + Hopper::config_name(c)), 1u)
           << "no case ran the " << sm90_tile_class_name(c) << " class";
   }

@@ -35,7 +35,8 @@ TEST(AutoGemmDispatch, PathByCapability) {
   EXPECT_STREQ(auto_gemm_path_name(AutoGemmPath::sm80), "sm80");
 }
 
-// The rule on an H200 (132 SMs), 16-bit tiles: Large 128 x 256, Medium 128 x 128, Small 64 x 128.
+// The rule on an H200 (132 SMs), 16-bit tiles: Large 128 x 256, Medium 128 x 128, Small 64 x 128,
+// Decode 64 x 16 of the swapped problem.
 TEST(AutoGemmDispatch, Sm90TileClass) {
   using Tiles = Sm90Tiles<BF16, RowMajor, ColumnMajor>;
   constexpr int sms = 132;
@@ -53,9 +54,11 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
       {1024, 1024, 1, Sm90TileClass::small},     // 64 medium tiles
       {129, 1000, 1, Sm90TileClass::small},      // 16 medium tiles
       {128, 4096, 1, Sm90TileClass::small},      // 32 medium tiles
-      {64, 65536, 1, Sm90TileClass::small},      // decode: m fits Small's 64 rows, however many tiles
-      {16, 14336, 1, Sm90TileClass::small},      // decode
-      {1, 1, 1, Sm90TileClass::small},
+      {64, 65536, 1, Sm90TileClass::small},      // m fits Small's 64 rows, however many tiles
+      {17, 14336, 1, Sm90TileClass::small},      // one row past Decode's 16 tokens
+      {16, 14336, 1, Sm90TileClass::decode},     // A and B swapped: the 16 rows are the kernel's N
+      {1, 4096, 8, Sm90TileClass::decode},
+      {1, 1, 1, Sm90TileClass::decode},
       {512, 512, 20, Sm90TileClass::large},      // 8 large tiles per batch, 160 in all
       {512, 512, 12, Sm90TileClass::medium},     // 96 large, 192 medium
       {512, 512, 4, Sm90TileClass::small},       // 64 medium
@@ -64,6 +67,10 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
     const Sm90TileClass got = sm90_tile_class<Tiles>(c.m, c.n, c.batches, sms);
     EXPECT_EQ(got, c.want) << c.m << " x " << c.n << " x " << c.batches << " batches: " << sm90_tile_class_name(got);
   }
+  // Decode needs a row-major A (its rows become the K-major narrow operand); tf32 a K-major B too.
+  static_assert(Tiles::kDecode && Sm90Tiles<float>::kDecode && Sm90Tiles<__half, RowMajor, RowMajor>::kDecode);
+  static_assert(!Sm90Tiles<BF16, ColumnMajor, ColumnMajor>::kDecode && !Sm90Tiles<__half, ColumnMajor, RowMajor>::kDecode);
+  EXPECT_EQ((sm90_tile_class<Sm90Tiles<BF16, ColumnMajor, ColumnMajor>>(1, 4096, 1, sms)), Sm90TileClass::small);
   // Fewer SMs make the same problem fill more waves.
   EXPECT_EQ(sm90_tile_class<Tiles>(2048, 2048, 1, 114), Sm90TileClass::large);
   // Sizes can_implement refuses still choose, without overflow.
@@ -79,6 +86,7 @@ TEST(AutoGemmDispatch, ConfigurationNames) {
   EXPECT_EQ(detail::sm90_config_name<Tiles::Large>(), "cooperative 128x256x64, 4 stages, cluster 1x1");
   EXPECT_EQ(detail::sm90_config_name<Tiles::Medium>(), "cooperative 128x128x64, 6 stages, cluster 1x1");
   EXPECT_EQ(detail::sm90_config_name<Tiles::Small>(), "ping-pong 64x128x64, 8 stages, cluster 1x1");
+  EXPECT_EQ(detail::sm90_config_name<Tiles::Decode>(), "ping-pong 64x16x64, 16 stages, cluster 1x1");
   // tf32: BK spans the same 128 bytes, 32 floats.
   using Tf32 = Sm90Tiles<float, RowMajor, ColumnMajor>;
   EXPECT_EQ(detail::sm90_config_name<Tf32::Large>(), "cooperative 128x256x32, 4 stages, cluster 1x1");

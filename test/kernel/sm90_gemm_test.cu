@@ -7,8 +7,12 @@
 //  - layouts: every operand majorness wgmma reads (MN-major A or B for 16-bit types), tf32 (fp32
 //    in, K-major);
 //  - schedules and clusters: ping-pong consumer warpgroups, 2 × 1 and 1 × 2 clusters whose CTAs
-//    multicast the operand they share (K-major and MN-major boxes).
+//    multicast the operand they share (K-major and MN-major boxes);
+//  - decode: Sm90Tiles' decode configuration on the swapped problem with transposed stores, a
+//    bias per row and per column and GELU, beta, batches, split-K, K = 0.
 // (One translation unit: each costs CI ~13 s before its first kernel.)
+#include <kernel/sm90_auto_gemm.hpp>  // Sm90Tiles (the decode configuration)
+
 #include "sm90_gemm_sweep.cuh"
 
 namespace {
@@ -101,6 +105,69 @@ TEST(Sm90GemmSchedules, Cluster1x2_Pingpong_BRowMajor) {
 TEST(Sm90GemmSchedules, Cluster2x1_F16_AColumnMajor) {
   sm90_sweep<Sm90GemmKernel<Sm90TestConfig<__half, C, C, 128, 128, cooperative, 2, 1>, float, LinearCombination>>(
       240, "cluster 2x1, A column-major, f32 out");
+}
+
+// ---- decode: A and B swapped, D stored transposed ----
+
+// The swapped problem Sm90AutoGemm's decode class runs: D^T (n × m) = B^T · A^T, the operands
+// trading places; D, C and the functor keep the caller's coordinates (Sm90Store::plain_transposed).
+template <class Args>
+Args swap_operands(Args a) {
+  Args t = a;
+  t.m = a.n, t.n = a.m;
+  t.A = a.B, t.lda = a.ldb, t.batch_stride_a = a.batch_stride_b;
+  t.B = a.A, t.ldb = a.lda, t.batch_stride_b = a.batch_stride_a;
+  return t;
+}
+
+TEST(Sm90GemmDecode, SwappedWithBiasGeluAndSource) {
+  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+  using Functor = LinearCombinationBiasActivation<GELU>;
+  using Decode = Sm90GemmKernel<Sm90Tiles<BF16>::Decode, BF16, Functor, Sm90Store::plain_transposed>;
+  using Caller = Sm90GemmKernel<Config<BF16, 64, 128>, BF16, Functor>;  // the problem as given: layouts, reference
+  struct Case {
+    Shape3 s;
+    BiasMode mode;
+    float alpha, beta;
+    int batches, split_k;
+  };
+  const Case cases[] = {{{1, 1, 1}, BiasMode::per_row, 1.f, 0.f, 1, 1},
+                        {{1, 1000, 4097}, BiasMode::per_column, 0.05f, 0.f, 1, 0},
+                        {{16, 129, 129}, BiasMode::per_row, 0.25f, 0.5f, 1, 1},
+                        {{7, 4097, 1000}, BiasMode::per_column, 0.1f, -1.25f, 2, 0},
+                        {{5, 300, 1000}, BiasMode::per_row, 0.1f, 0.75f, 1, 3},
+                        {{3, 100, 0}, BiasMode::per_column, 1.f, 0.5f, 2, 1}};
+  uint64_t seed = 60;
+  for (const Case& c : cases) {
+    GemmProblem<Caller> p(c.s, seed += 7,
+                          ProblemLayout{.batches = c.batches, .pad_c = 3, .pad_d = 5, .gap_d = 2, .with_c = c.beta != 0.f});
+    const bool per_row = c.mode == BiasMode::per_row;
+    const std::vector<float> bias = random_vector<float>(size_t(std::max(1, per_row ? c.s.m : c.s.n)), seed + 3);
+    DeviceBuffer<float> dbias(bias);
+    auto args = p.arguments();
+    args.epilogue = {{c.alpha, c.beta, dbias.get(), c.mode, GELU{}}};
+    args.split_k = c.split_k;
+    const auto swapped = swap_operands(args);
+    const std::string label = describe(c.s) + (per_row ? ", bias per row" : ", bias per column") +
+                              (c.beta != 0.f ? ", beta" : "") + ", " + std::to_string(c.batches) + " batches, split_k " +
+                              std::to_string(c.split_k);
+    const Status st = Gemm<Decode>::can_implement(swapped);
+    ASSERT_TRUE(bool(st)) << label << ": " << st.message();
+    Gemm<Decode> gemm;
+    const size_t bytes = Gemm<Decode>::workspace_size(swapped);
+    DeviceBuffer<char> ws(std::max<size_t>(bytes, 1));
+    ASSERT_TRUE(bool(gemm.initialize(swapped, ws.get(), bytes))) << label;
+    ASSERT_TRUE(bool(gemm.run())) << label;
+    throw_on_error(cudaDeviceSynchronize(), "decode GEMM");
+    auto gelu = [](double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); };
+    p.check(
+        [&](int i, int j, int bt, double ref) {
+          double x = c.alpha * ref + bias[size_t(per_row ? i : j)];
+          if (c.beta != 0.f) x += c.beta * p.source(i, j, bt);
+          return gelu(x);
+        },
+        label, 1.2 * c.alpha);
+  }
 }
 
 }  // namespace
