@@ -10,8 +10,9 @@
 //   log(gemm.name());                           // the configuration chosen
 //
 // A tile set is any type naming three Sm90GemmConfig types of the same element types and layouts,
-// one per Sm90TileClass (they may repeat): Small, Medium, Large. Sm90Tiles is the default one; a
-// user tuning for another GPU writes their own. Every configuration is instantiated (compiled) once
+// one per Sm90TileClass (they may repeat): Small, Medium, Large; and a fourth, Decode, for the
+// swapped problem D^T = B^T · A^T, with kDecode saying whether the set uses it. Sm90Tiles is the
+// default one; a user tuning for another GPU writes their own. Every configuration is instantiated (compiled) once
 // per Sm90AutoGemm type. The code is sm_90a code: compile it for compute_90a (strata::AutoGemm
 // chooses between it and the Ampere path at run time).
 #pragma once

@@ -109,17 +109,9 @@ TEST(Sm90GemmSchedules, Cluster2x1_F16_AColumnMajor) {
 
 // ---- decode: A and B swapped, D stored transposed ----
 
-// The swapped problem Sm90AutoGemm's decode class runs: D^T (n × m) = B^T · A^T, the operands
-// trading places; D, C and the functor keep the caller's coordinates (Sm90Store::plain_transposed).
-template <class Args>
-Args swap_operands(Args a) {
-  Args t = a;
-  t.m = a.n, t.n = a.m;
-  t.A = a.B, t.lda = a.ldb, t.batch_stride_a = a.batch_stride_b;
-  t.B = a.A, t.ldb = a.lda, t.batch_stride_b = a.batch_stride_a;
-  return t;
-}
-
+// The decode configuration on the problem Sm90AutoGemm's decode class gives it (arguments_for:
+// D^T = B^T · A^T, the operands trading places), with D, C and the functor in the caller's
+// coordinates (Sm90Store::plain_transposed).
 TEST(Sm90GemmDecode, SwappedWithBiasGeluAndSource) {
   if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
   using Functor = LinearCombinationBiasActivation<GELU>;
@@ -147,7 +139,7 @@ TEST(Sm90GemmDecode, SwappedWithBiasGeluAndSource) {
     auto args = p.arguments();
     args.epilogue = {{c.alpha, c.beta, dbias.get(), c.mode, GELU{}}};
     args.split_k = c.split_k;
-    const auto swapped = swap_operands(args);
+    const auto swapped = Sm90AutoGemm<Sm90Tiles<BF16>, BF16, Functor>::arguments_for(Sm90TileClass::decode, args);
     const std::string label = describe(c.s) + (per_row ? ", bias per row" : ", bias per column") +
                               (c.beta != 0.f ? ", beta" : "") + ", " + std::to_string(c.batches) + " batches, split_k " +
                               std::to_string(c.split_k);
@@ -168,6 +160,32 @@ TEST(Sm90GemmDecode, SwappedWithBiasGeluAndSource) {
         },
         label, 1.2 * c.alpha);
   }
+}
+
+// Which problems Sm90AutoGemm sends to the decode class (no GPU needed): m <= 16 with one batch,
+// the swapped problem within TMA's rules; anything else to small, whose refusals name the operands
+// as the caller gave them.
+TEST(Sm90GemmDecode, AutoGemmTakesTheDecodeClassForOneBatch) {
+  using Auto = Sm90AutoGemm<Sm90Tiles<BF16>, BF16>;
+  alignas(16) static BF16 buffer[64];
+  Auto::Arguments a;
+  a.m = 1, a.n = 4096, a.k = 4096;
+  a.A = buffer, a.B = buffer, a.D = buffer;
+  a.lda = 4096, a.ldb = 4096, a.ldd = 4096;
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::decode);
+  a.m = 16;
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::decode);
+  a.m = 17;
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small);
+  a.m = 1, a.batch_count = 2;
+  a.batch_stride_a = 4096, a.batch_stride_b = 4096LL * 4096, a.batch_stride_d = 4096;
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small) << "batched decode problems stay on small for now";
+  a.batch_count = 1, a.lda = 4100;  // the tokens' rows off TMA's 16-byte rule
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small);
+  const Status st = Auto::can_implement(a);
+  EXPECT_EQ(st.code(), StatusCode::misaligned_leading_dim) << st.message();
+  EXPECT_NE(st.message().find("lda (4100)"), std::string::npos) << st.message();
+  EXPECT_NE(Auto::config_name(Sm90TileClass::decode).find("A and B swapped"), std::string::npos);
 }
 
 }  // namespace
