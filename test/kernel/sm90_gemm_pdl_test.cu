@@ -7,10 +7,13 @@
 // wait shows the overlap is real (where it is not, e.g. under compute-sanitizer, which serializes
 // kernels, the test checks the results and then skips, saying so); B written late too. Then
 // decode GEMMs whose K is shared out, launched back to back many times on one workspace (tile
-// counters and partial tiles reused).
+// counters and partial tiles reused), and the decode class's swapped kernel, whose late-written
+// tokens are its B.
 #include <atom/arch/sm90.hpp>
 
 #include <stdexcept>
+
+#include <kernel/sm90_auto_gemm.hpp>  // Sm90Tiles::Decode and the swapped problem
 
 #include "sm90_gemm_sweep.cuh"
 
@@ -183,4 +186,40 @@ TEST(Sm90GemmPdl, BackToBackSharedOutLaunches) {
       p.check([](int, int, int, double ref) { return ref; }, with_pdl ? what + ", PDL" : what);
     }
 }
+// The decode class's kernel (A and B swapped, D stored transposed) under PDL: tokens written late
+// by the kernel before, then 50 launches back to back on one workspace (the automatic split).
+TEST(Sm90GemmPdl, DecodeClassWaitsAndRunsBackToBack) {
+  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+  using Decode = Sm90GemmKernel<Sm90Tiles<BF16>::Decode, BF16, LinearCombination, Sm90Store::plain_transposed>;
+  using GD = Gemm<Decode>;
+  for (int m : {1, 16}) {
+    GemmProblem<Kernel> p({m, 4096, 4096}, 990 + m);
+    auto args = p.arguments();
+    args.split_k = 0, args.schedule = Schedule::automatic;
+    const auto swapped = Sm90AutoGemm<Sm90Tiles<BF16>, BF16>::arguments_for(Sm90TileClass::decode, args);
+    ASSERT_EQ(Decode::work_plan(swapped).kind, Sm90WorkKind::split_k) << "64 weight tiles should split";
+    Streamed st;
+    GD gemm;
+    DeviceBuffer<char> ws(std::max<size_t>(GD::workspace_size(swapped), 1));
+    ASSERT_TRUE(bool(gemm.initialize(swapped, ws.get(), ws.size(), st.stream)));
+    late_copy<<<1, 32, 0, st.stream>>>(nullptr, nullptr, 0, 0);  // load the test kernel and the GEMM first
+    ASSERT_TRUE(bool(gemm.run(st.stream)));
+    throw_on_error(cudaStreamSynchronize(st.stream), "loading");
+
+    const int64_t count = int64_t(p.a.size());
+    DeviceBuffer<BF16> real(p.a);
+    auto* a = reinterpret_cast<uint16_t*>(p.dA.get());
+    throw_on_error(cudaMemsetAsync(a, 0xFF, size_t(count) * 2, st.stream), "poison the tokens");
+    late_copy<<<8, 256, 0, st.stream>>>(a, reinterpret_cast<uint16_t const*>(real.get()), count, kSpinCycles);
+    ASSERT_TRUE(bool(gemm.run(st.stream, pdl())));
+    throw_on_error(cudaStreamSynchronize(st.stream), "decode GEMM after a late writer of the tokens");
+    p.check([](int, int, int, double ref) { return ref; }, "decode, tokens written late, PDL");
+
+    p.poison();
+    for (int i = 0; i < 50; ++i) ASSERT_TRUE(bool(gemm.run(st.stream, pdl())));
+    throw_on_error(cudaStreamSynchronize(st.stream), "50 decode launches");
+    p.check([](int, int, int, double ref) { return ref; }, "decode, 50 launches, PDL");
+  }
+}
+
 }  // namespace
