@@ -32,11 +32,11 @@ constexpr double kWgmmaCeilingTflops = 975.5;
 // 128 bytes (64 16-bit elements, 32 floats), at most 4 stages, fewer where D's staging leaves less.
 template <class T, int BM, int BN, Sm90Schedule S, int CM, int CN>
 using ConfigOf = Sm90GemmConfig<T, RowMajor, ColumnMajor, BM, BN, 128 / int(sizeof(T)), 4, S, CM, CN>;
+template <class Config, class T>
+using FittedOf = typename strata::detail::Sm90WithStages<
+    Config, strata::detail::sm90_fitting_stages<Config, T, LinearCombination>()>::type;
 template <class T, int BM, int BN, Sm90Schedule S, int CM, int CN>
-using KernelOf = Sm90GemmKernel<typename strata::detail::Sm90WithStages<
-                                    ConfigOf<T, BM, BN, S, CM, CN>,
-                                    strata::detail::sm90_fitting_stages<ConfigOf<T, BM, BN, S, CM, CN>, T, LinearCombination>()>::type,
-                                T, LinearCombination>;
+using KernelOf = Sm90GemmKernel<FittedOf<ConfigOf<T, BM, BN, S, CM, CN>, T>, T, LinearCombination>;
 template <class T>
 using Cooperative128x256 = KernelOf<T, 128, 256, Sm90Schedule::cooperative, 1, 1>;
 template <class T>
@@ -74,7 +74,9 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     return;
   }
   // bf16 keeps 8 significant bits, tf32 11 (strata truncates fp32 to tf32, cuBLAS may round), f16 11.
-  const double rel_tol = std::is_same_v<T, __nv_bfloat16> ? 1.0 / 128 : std::is_same_v<T, float> ? 1.0 / 256 : 1.0 / 1024;
+  const double rel_tol = std::is_same_v<T, __nv_bfloat16> ? 1.0 / 128
+                         : std::is_same_v<T, float>       ? 1.0 / 256
+                                                          : 1.0 / 1024;
   if (const std::string wrong = differs_from_cublas(runner, cublas, d.ptr, d_ref.ptr, int64_t(m) * n, sets, rel_tol);
       !wrong.empty()) {
     g_wrong_results = true;
@@ -92,7 +94,8 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   state.counters["ratio"] = cublas_ms / strata_ms;
   state.counters["ctas"] = double(runner.gemms[0].grid().x);
   // The ceiling was measured for 16-bit operands; tf32 runs at another rate, so it has no fraction.
-  if constexpr (!std::is_same_v<T, float>) state.counters["of_wgmma_ceiling"] = flops / strata_ms / 1e9 / kWgmmaCeilingTflops;
+  if constexpr (!std::is_same_v<T, float>)
+    state.counters["of_wgmma_ceiling"] = flops / strata_ms / 1e9 / kWgmmaCeilingTflops;
 }
 
 template <class Kernel>

@@ -56,7 +56,8 @@ struct Sm90GemmConfig {
                 "32-bit operands only K-major");
   static_assert(BK * int(sizeof(T)) == 128,
                 "Sm90GemmConfig: BK must span one 128-byte swizzle row (64 elements of 16 bits, 32 floats)");
-  static_assert(major_b == GmmaMajor::K ? (BN % 8 == 0 && BN >= 8 && BN <= 256) : (BN % 64 == 0 && BN >= 64 && BN <= 256),
+  static_assert(major_b == GmmaMajor::K ? (BN % 8 == 0 && BN >= 8 && BN <= 256)
+                                        : (BN % 64 == 0 && BN >= 64 && BN <= 256),
                 "Sm90GemmConfig: BN must be 64, 128, 192 or 256 for a row-major B, a multiple of 8 from 8 to 256 for a "
                 "column-major (K-major) B");
   static_assert(Stages >= 2, "Sm90GemmConfig: the ring needs at least two stages");

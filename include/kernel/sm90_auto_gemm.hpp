@@ -168,8 +168,8 @@ struct Sm90Tiles {
   // its A must be K-major too (B column-major).
   static constexpr bool kDecode =
       std::is_same_v<LayoutA, RowMajor> && (!std::is_same_v<T, float> || std::is_same_v<LayoutB, ColumnMajor>);
-  using Decode = detail::Sm90TileConfig<T, std::conditional_t<std::is_same_v<LayoutB, ColumnMajor>, RowMajor, ColumnMajor>,
-                                        ColumnMajor, 64, 16, 16, Sm90Schedule::pingpong>;
+  using DecodeLayoutA = std::conditional_t<std::is_same_v<LayoutB, ColumnMajor>, RowMajor, ColumnMajor>;  // B^T
+  using Decode = detail::Sm90TileConfig<T, DecodeLayoutA, ColumnMajor, 64, 16, 16, Sm90Schedule::pingpong>;
 };
 
 template <class Tiles, class TD, class Functor = LinearCombination>
@@ -182,9 +182,9 @@ class Sm90AutoGemm {
   using GemmOf = Gemm<Sm90GemmKernel<Fitted<Config>, TD, Functor>>;
   // The decode configuration runs the swapped problem and stores D transposed; a set without one
   // repeats Small in its place (never chosen, nothing more compiled).
-  using DecodeKernel = std::conditional_t<Tiles::kDecode,
-                                          Sm90GemmKernel<typename Tiles::Decode, TD, Functor, Sm90Store::plain_transposed>,
-                                          Sm90GemmKernel<Fitted<typename Tiles::Small>, TD, Functor>>;
+  using DecodeKernel = std::conditional_t<
+      Tiles::kDecode, Sm90GemmKernel<typename Tiles::Decode, TD, Functor, Sm90Store::plain_transposed>,
+      Sm90GemmKernel<Fitted<typename Tiles::Small>, TD, Functor>>;
   using DecodeGemm = Gemm<DecodeKernel>;
   // In Sm90TileClass order.
   using Gemms = std::tuple<GemmOf<typename Tiles::Small>, GemmOf<typename Tiles::Medium>, GemmOf<typename Tiles::Large>,

@@ -69,7 +69,8 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
   }
   // Decode needs a row-major A (its rows become the K-major narrow operand); tf32 a K-major B too.
   static_assert(Tiles::kDecode && Sm90Tiles<float>::kDecode && Sm90Tiles<__half, RowMajor, RowMajor>::kDecode);
-  static_assert(!Sm90Tiles<BF16, ColumnMajor, ColumnMajor>::kDecode && !Sm90Tiles<__half, ColumnMajor, RowMajor>::kDecode);
+  static_assert(!Sm90Tiles<BF16, ColumnMajor, ColumnMajor>::kDecode &&
+                !Sm90Tiles<__half, ColumnMajor, RowMajor>::kDecode);
   EXPECT_EQ((sm90_tile_class<Sm90Tiles<BF16, ColumnMajor, ColumnMajor>>(1, 4096, 1, sms)), Sm90TileClass::small);
   // Fewer SMs make the same problem fill more waves.
   EXPECT_EQ(sm90_tile_class<Tiles>(2048, 2048, 1, 114), Sm90TileClass::large);
