@@ -13,7 +13,7 @@
 #include <vector>
 
 #include <kernel/gemm.hpp>
-#include <kernel/sm90_auto_gemm.hpp>  // detail::sm90_fitting_stages
+#include <kernel/sm90_auto_gemm.hpp>  // detail::Sm90Fitted
 #include <kernel/sm90_gemm.hpp>
 
 #include "gemm_bench.cuh"
@@ -32,11 +32,9 @@ constexpr double kWgmmaCeilingTflops = 975.5;
 // 128 bytes (64 16-bit elements, 32 floats), at most 4 stages, fewer where D's staging leaves less.
 template <class T, int BM, int BN, Sm90Schedule S, int CM, int CN>
 using ConfigOf = Sm90GemmConfig<T, RowMajor, ColumnMajor, BM, BN, 128 / int(sizeof(T)), 4, S, CM, CN>;
-template <class Config, class T>
-using FittedOf = typename strata::detail::Sm90WithStages<
-    Config, strata::detail::sm90_fitting_stages<Config, T, LinearCombination>()>::type;
 template <class T, int BM, int BN, Sm90Schedule S, int CM, int CN>
-using KernelOf = Sm90GemmKernel<FittedOf<ConfigOf<T, BM, BN, S, CM, CN>, T>, T, LinearCombination>;
+using KernelOf = Sm90GemmKernel<strata::detail::Sm90Fitted<ConfigOf<T, BM, BN, S, CM, CN>, T, LinearCombination>, T,
+                                LinearCombination>;
 template <class T>
 using Cooperative128x256 = KernelOf<T, 128, 256, Sm90Schedule::cooperative, 1, 1>;
 template <class T>

@@ -125,6 +125,12 @@ constexpr int sm90_fitting_stages() {
   return sm90_smem_bytes<Config, stages, TD, Functor> <= kSm90SharedMemoryBytes ? stages : stages - 1;
 }
 
+// Config with as many of its stages as fit beside the epilogue for (TD, Functor); Config itself
+// when all of them do.
+template <class Config, class TD, class Functor, int Stages = sm90_fitting_stages<Config, TD, Functor>()>
+using Sm90Fitted =
+    std::conditional_t<Stages == Config::Stages, Config, typename Sm90WithStages<Config, Stages>::type>;
+
 // "cooperative 128x256x64, 4 stages, cluster 1x1": a configuration, for logs and benches.
 template <class Config>
 std::string sm90_config_name() {
@@ -175,9 +181,8 @@ struct Sm90Tiles {
 template <class Tiles, class TD, class Functor = LinearCombination>
 class Sm90AutoGemm {
   // A configuration of the set with as many of its stages as fit beside the epilogue for TD.
-  template <class Config, int Stages = detail::sm90_fitting_stages<Config, TD, Functor>()>
-  using Fitted =
-      std::conditional_t<Stages == Config::Stages, Config, typename detail::Sm90WithStages<Config, Stages>::type>;
+  template <class Config>
+  using Fitted = detail::Sm90Fitted<Config, TD, Functor>;
   template <class Config>
   using GemmOf = Gemm<Sm90GemmKernel<Fitted<Config>, TD, Functor>>;
   // The decode configuration runs the swapped problem and stores D transposed; a set without one

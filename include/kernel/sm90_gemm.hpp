@@ -245,16 +245,12 @@ struct Sm90GemmKernel {
       if (Status s = check_tma_operand<OperandB>("B", a.B, a.ldb, a.batch_stride_b, a.n, a.k, a.batch_count); !s)
         return s;
     }
-    // Transposed stores write D^T: its contiguous extent is the kernel's m.
-    const int contiguous = Store == Sm90Store::plain_transposed ? a.m : a.n;
-    if (Status s = check_output("D", a.D, a.ldd, contiguous); !s) return s;
-    {
-      Arguments out = a;  // D's extents as stored: transposed stores write an n × m D
-      if constexpr (Store == Sm90Store::plain_transposed) out.m = a.n, out.n = a.m;
-      if (Status s = detail::check_output_and_epilogue(out); !s) return s;
-    }
+    Arguments out = a;  // D's extents as stored: transposed stores write an n × m D
+    if constexpr (Store == Sm90Store::plain_transposed) out.m = a.n, out.n = a.m;
+    if (Status s = check_output("D", a.D, a.ldd, out.n); !s) return s;
+    if (Status s = detail::check_output_and_epilogue(out); !s) return s;
     if (a.epilogue.reads_source()) {
-      if (Status s = check_output("C", a.C, a.ldc, contiguous); !s) return s;
+      if (Status s = check_output("C", a.C, a.ldc, out.n); !s) return s;
     }
     if constexpr (kTmaStores) {
       if (Status s = TmaEpilogue::check(a.D, a.ldd, a.batch_stride_d, a.C, a.ldc, a.batch_stride_c, a.m, a.n,

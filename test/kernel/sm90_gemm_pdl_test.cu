@@ -74,7 +74,8 @@ int64_t count_equal(std::vector<uint16_t> const& v, uint16_t value) {
 
 // Every kernel launched once beforehand: with lazy loading (CUDA's default) a kernel's first
 // launch loads its module, which waits for the kernels running then and would hide the overlap.
-void load_kernels(G const& gemm, cudaStream_t stream) {
+template <class Gemm_>
+void load_kernels(Gemm_ const& gemm, cudaStream_t stream) {
   late_copy<<<1, 32, 0, stream>>>(nullptr, nullptr, 0, 0);
   eager_copy<<<1, 32, 0, stream>>>(nullptr, nullptr, 0);
   throw_on_error(cudaStreamSynchronize(stream), "loading the test kernels");
@@ -90,11 +91,12 @@ struct Streamed {
 
 // A GEMM initialized for `args` on a stream of its own, with its workspace; a refusal throws
 // (GoogleTest reports it as the test's failure).
+template <class Gemm_ = G>
 struct Prepared {
   Streamed st;
-  G gemm;
+  Gemm_ gemm;
   DeviceBuffer<char> ws;
-  explicit Prepared(G::Arguments const& args) : ws(G::workspace_size(args)) {
+  explicit Prepared(typename Gemm_::Arguments const& args) : ws(Gemm_::workspace_size(args)) {
     if (const Status s = gemm.initialize(args, ws.get(), ws.size(), st.stream); !s)
       throw std::runtime_error("initialize: " + s.message());
   }
@@ -198,13 +200,9 @@ TEST(Sm90GemmPdl, DecodeClassWaitsAndRunsBackToBack) {
     args.split_k = 0, args.schedule = Schedule::automatic;
     const auto swapped = Sm90AutoGemm<Sm90Tiles<BF16>, BF16>::arguments_for(Sm90TileClass::decode, args);
     ASSERT_EQ(Decode::work_plan(swapped).kind, Sm90WorkKind::split_k) << "64 weight tiles should split";
-    Streamed st;
-    GD gemm;
-    DeviceBuffer<char> ws(std::max<size_t>(GD::workspace_size(swapped), 1));
-    ASSERT_TRUE(bool(gemm.initialize(swapped, ws.get(), ws.size(), st.stream)));
-    late_copy<<<1, 32, 0, st.stream>>>(nullptr, nullptr, 0, 0);  // load the test kernel and the GEMM first
-    ASSERT_TRUE(bool(gemm.run(st.stream)));
-    throw_on_error(cudaStreamSynchronize(st.stream), "loading");
+    Prepared<GD> prepared(swapped);
+    auto& [st, gemm, ws] = prepared;
+    load_kernels(gemm, st.stream);
 
     const int64_t count = int64_t(p.a.size());
     DeviceBuffer<BF16> real(p.a);
