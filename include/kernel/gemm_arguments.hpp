@@ -44,7 +44,8 @@ struct GemmArguments {
   SplitKMode split_k_mode = SplitKMode::automatic;
   Schedule schedule = Schedule::tiles;
   // The order CTAs take output tiles in (tile_scheduler.hpp): `raster_group` tile rows walked
-  // together across N (along_n), or tile columns across M (along_m), for L2 reuse.
+  // together across N (along_n), or tile columns across M (along_m), for L2 reuse; the snake_
+  // orders walk the same groups as a space-filling path (each tile next to the one before).
   RasterOrder raster_order = RasterOrder::along_n;
   int raster_group = 8;
 };

@@ -221,13 +221,10 @@ class Sm90AutoGemm {
 
   // The class, and so the configuration, that `args` runs on (on the current GPU's SM count):
   // sm90_tile_class, but small where the decode configuration refuses the swapped problem (its
-  // operands' TMA rules, now on B as its A), so that refusals speak of the problem as given, and
-  // for batched problems (below).
+  // operands' TMA rules, now on B as its A), so that refusals speak of the problem as given.
   static Sm90TileClass tile_class(Arguments const& a) {
     const Sm90TileClass c = sm90_tile_class<Tiles>(a.m, a.n, a.batch_count, detail::sm_count());
-    // Batched decode problems stay on small until the decode kernel's batched test
-    // (Sm90GemmDecode) has run on a GPU (bench/RESULTS.md, thirteenth session).
-    if (c == Sm90TileClass::decode && (a.batch_count > 1 || !DecodeGemm::can_implement(swapped(a))))
+    if (c == Sm90TileClass::decode && !DecodeGemm::can_implement(swapped(a)))
       return Sm90TileClass::small;
     return c;
   }

@@ -2,8 +2,11 @@
 //
 // Tiles are visited in groups: along-N rasterization walks `group` tile rows of M together, all
 // across N, before moving to the next group of rows, so the A rows of a group and the B columns
-// in flight stay in L2 while they are reused (along-M is the transpose). The grid is
-// (tiles of one batch and split, batch, split).
+// in flight stay in L2 while they are reused (along-M is the transpose). The snake orders are
+// space-filling versions of the same groups: every other column of a group is walked backwards and
+// every other group from the far end, so each tile is a neighbour of the one before it within a
+// group, and a group starts in the column (along_n) the one before ended in, whose B is in L2.
+// The grid is (tiles of one batch and split, batch, split).
 //
 // StreamKPartition is the arithmetic of Stream-K: the last tiles' K iterations spread evenly over
 // a fixed number of CTAs, so no CTA waits on a half-empty last wave.
@@ -13,7 +16,16 @@
 
 namespace strata {
 
-enum class RasterOrder { along_n, along_m };
+enum class RasterOrder { along_n, along_m, snake_along_n, snake_along_m };
+
+constexpr const char* raster_order_name(RasterOrder order) {
+  switch (order) {
+    case RasterOrder::along_m: return "along_m";
+    case RasterOrder::snake_along_n: return "snake_along_n";
+    case RasterOrder::snake_along_m: return "snake_along_m";
+    default: return "along_n";
+  }
+}
 
 struct TileCoord {
   int m;      // tile index along M
@@ -53,7 +65,8 @@ struct GroupedTileScheduler {
   // Over all i this visits every (m, n) tile exactly once. 32-bit arithmetic (no 64-bit division
   // in the kernel): tiles_per_batch() must be below 2^31, which Gemm::can_implement ensures.
   STRATA_HOST_DEVICE constexpr TileCoord tile(long long linear, int batch = 0, int split = 0) const {
-    const bool along_n = order == RasterOrder::along_n;
+    const bool along_n = order == RasterOrder::along_n || order == RasterOrder::snake_along_n;
+    const bool snake = order == RasterOrder::snake_along_n || order == RasterOrder::snake_along_m;
     const int major = along_n ? tiles_m : tiles_n;  // the dimension grouped together
     const int minor = along_n ? tiles_n : tiles_m;  // the dimension walked within a group
     const int width_max = group < major ? group : major;  // so per_group <= tiles_per_batch()
@@ -63,8 +76,9 @@ struct GroupedTileScheduler {
     const int within = i - g * per_group;
     const int first = g * width_max;
     const int width = major - first < width_max ? major - first : width_max;
-    const int major_idx = first + within % width;
-    const int minor_idx = within / width;
+    const int column = within / width, row = within % width;  // within the group
+    const int major_idx = first + (snake && column % 2 == 1 ? width - 1 - row : row);
+    const int minor_idx = snake && g % 2 == 1 ? minor - 1 - column : column;
     return along_n ? TileCoord{major_idx, minor_idx, batch, split}
                    : TileCoord{minor_idx, major_idx, batch, split};
   }

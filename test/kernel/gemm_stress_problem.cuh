@@ -243,7 +243,9 @@ inline Problem make_problem(uint64_t seed, long long index) {
   if (p.schedule == Schedule::stream_k && p.split_k > 1) p.split_k = r.uniform(0, 1);
   p.split_k_mode = r.pick(kModes);
   static constexpr int kGroups[] = {1, 2, 3, 8, 8, 16};
-  p.raster_order = r.chance(0.5) ? RasterOrder::along_n : RasterOrder::along_m;
+  static constexpr RasterOrder kOrders[] = {RasterOrder::along_n, RasterOrder::along_m, RasterOrder::snake_along_n,
+                                            RasterOrder::snake_along_m};
+  p.raster_order = r.pick(kOrders);
   p.raster_group = r.pick(kGroups);
 
   // Keep the problem bounded: fewer batches first.
@@ -278,7 +280,7 @@ inline std::string describe(Problem const& p) {
                 (long long)p.offset_a, (long long)p.offset_b, (long long)p.offset_c, (long long)p.offset_d,
                 p.keeps_16_byte_rule() ? "kept" : "broken", double(p.alpha), double(p.beta), alias, p.split_k,
                 split_mode_name(p.split_k_mode), schedule_name(p.schedule),
-                p.raster_order == RasterOrder::along_n ? "along_n" : "along_m", p.raster_group);
+                raster_order_name(p.raster_order), p.raster_group);
   return text;
 }
 

@@ -313,18 +313,20 @@ TEST(Sm80GemmFeatures, EmptyKWritesBetaC) {
 }  // namespace
 
 namespace {
-// The tile order is free to choose: along M in groups of 3 tile columns covers D as well.
-TEST(Sm80GemmFeatures, RasterAlongMInGroups) {
+// The tile order is free to choose: along M and the snake orders, in groups of 3, cover D as well.
+TEST(Sm80GemmFeatures, RasterOrdersInGroups) {
   STRATA_REQUIRE_SM(8, 0);
   using Kernel = KernelFor<Small>;
-  for (Shape3 s : {Shape3{1000, 1000, 129}, Shape3{4097, 129, 7}}) {
-    GemmProblem<Kernel> p(s, 97);
-    auto args = p.arguments();
-    args.epilogue = {{1.f, 0.f}};
-    args.raster_order = RasterOrder::along_m;
-    args.raster_group = 3;
-    ASSERT_TRUE(bool(p.run(args))) << describe(s);
-    p.check([](int, int, int, double ref) { return ref; }, "raster along M");
+  for (RasterOrder order : {RasterOrder::along_m, RasterOrder::snake_along_n, RasterOrder::snake_along_m}) {
+    for (Shape3 s : {Shape3{1000, 1000, 129}, Shape3{4097, 129, 7}}) {
+      GemmProblem<Kernel> p(s, 97);
+      auto args = p.arguments();
+      args.epilogue = {{1.f, 0.f}};
+      args.raster_order = order;
+      args.raster_group = 3;
+      ASSERT_TRUE(bool(p.run(args))) << describe(s);
+      p.check([](int, int, int, double ref) { return ref; }, std::string("raster ") + raster_order_name(order));
+    }
   }
 }
 }  // namespace

@@ -30,6 +30,18 @@ TEST(Sm90Gemm, F16InF32Out_128x128) {
   sm90_sweep<Sm90GemmKernel<Config<__half, 128, 128>, float, LinearCombination>>(20, "f16->f32 128x128");
 }
 TEST(Sm90Gemm, Bf16_64x128) { sm90_sweep<Sm90GemmKernel<Config<BF16, 64, 128>, BF16, LinearCombination>>(30, "bf16 64x128"); }
+// The space-filling tile orders over the same kernel (the order is a run-time argument).
+TEST(Sm90Gemm, Bf16_64x128_SnakeOrders) {
+  using Kernel = Sm90GemmKernel<Config<BF16, 64, 128>, BF16, LinearCombination>;
+  sm90_sweep<Kernel>(33, "bf16 64x128, snake along N, groups of 3", [](Gemm<Kernel>::Arguments& a) {
+    a.raster_order = RasterOrder::snake_along_n;
+    a.raster_group = 3;
+  });
+  sm90_sweep<Kernel>(36, "bf16 64x128, snake along M, groups of 2", [](Gemm<Kernel>::Arguments& a) {
+    a.raster_order = RasterOrder::snake_along_m;
+    a.raster_group = 2;
+  });
+}
 
 // D whose rows TMA cannot store (ldd odd): refused by the TMA-store kernel, computed by its
 // plain-store variant, same checks.
@@ -162,10 +174,10 @@ TEST(Sm90GemmDecode, SwappedWithBiasGeluAndSource) {
   }
 }
 
-// Which problems Sm90AutoGemm sends to the decode class (no GPU needed): m <= 16 with one batch,
+// Which problems Sm90AutoGemm sends to the decode class (no GPU needed): m <= 16, batched or not,
 // the swapped problem within TMA's rules; anything else to small, whose refusals name the operands
 // as the caller gave them.
-TEST(Sm90GemmDecode, AutoGemmTakesTheDecodeClassForOneBatch) {
+TEST(Sm90GemmDecode, AutoGemmTakesTheDecodeClassWhereTmaAllows) {
   using Auto = Sm90AutoGemm<Sm90Tiles<BF16>, BF16>;
   alignas(16) static BF16 buffer[64];
   Auto::Arguments a;
@@ -179,7 +191,10 @@ TEST(Sm90GemmDecode, AutoGemmTakesTheDecodeClassForOneBatch) {
   EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small);
   a.m = 1, a.batch_count = 2;
   a.batch_stride_a = 4096, a.batch_stride_b = 4096LL * 4096, a.batch_stride_d = 4096;
-  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small) << "batched decode problems stay on small for now";
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::decode) << "batched decode problems";
+  a.batch_stride_a = 4100;  // the swapped problem's B batches off TMA's 16-byte rule
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small);
+  a.batch_stride_a = 4096;
   a.batch_count = 1, a.lda = 4100;  // the tokens' rows off TMA's 16-byte rule
   EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small);
   const Status st = Auto::can_implement(a);

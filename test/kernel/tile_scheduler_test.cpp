@@ -15,9 +15,12 @@ using strata::RasterOrder;
 using strata::StreamKPartition;
 
 namespace {
-// Every tile is visited exactly once, for both orders and many group widths and grid shapes.
+constexpr RasterOrder kOrders[] = {RasterOrder::along_n, RasterOrder::along_m, RasterOrder::snake_along_n,
+                                   RasterOrder::snake_along_m};
+
+// Every tile is visited exactly once, for every order and many group widths and grid shapes.
 TEST(GroupedTileScheduler, VisitsEveryTileOnce) {
-  for (RasterOrder order : {RasterOrder::along_n, RasterOrder::along_m}) {
+  for (RasterOrder order : kOrders) {
     for (int tm : {1, 2, 3, 7, 16, 33}) {
       for (int tn : {1, 4, 5, 9, 32}) {
         for (int group : {1, 2, 3, 8, 64}) {
@@ -59,9 +62,54 @@ TEST(GroupedTileScheduler, EdgesRoundUpAndCarryBatchAndSplit) {
   EXPECT_EQ(t.split, 1);
 }
 
+// The snake orders: the same groups as the plain ones (a tile's group is unchanged), each tile a
+// neighbour of the one before inside a group, and a group's first tile in the column (along N;
+// row along M) the group before ended in.
+TEST(GroupedTileScheduler, SnakeOrdersArePathsThroughTheGroups) {
+  for (bool along_n : {true, false}) {
+    for (int tm : {1, 2, 5, 16}) {
+      for (int tn : {1, 3, 8, 9}) {
+        for (int group : {1, 2, 3, 8}) {
+          const auto plain = GroupedTileScheduler::make(tm * 64, tn * 64, 64, 64, 1, 1, group,
+                                                        along_n ? RasterOrder::along_n : RasterOrder::along_m);
+          auto snake = plain;
+          snake.order = along_n ? RasterOrder::snake_along_n : RasterOrder::snake_along_m;
+          const int major = along_n ? tm : tn, width = group < major ? group : major;
+          const int per_group = width * (along_n ? tn : tm);
+          for (long long i = 0; i < plain.tiles_per_batch(); ++i) {
+            const auto t = snake.tile(i), p = plain.tile(i);
+            const int group_of_t = (along_n ? t.m : t.n) / width, group_of_p = (along_n ? p.m : p.n) / width;
+            ASSERT_EQ(group_of_t, group_of_p) << "tile " << i;
+            if (i == 0) {
+              EXPECT_EQ(t.m, 0);
+              EXPECT_EQ(t.n, 0);
+              continue;
+            }
+            const auto before = snake.tile(i - 1);
+            const int dm = t.m > before.m ? t.m - before.m : before.m - t.m;
+            const int dn = t.n > before.n ? t.n - before.n : before.n - t.n;
+            if (i % per_group != 0) {
+              EXPECT_EQ(dm + dn, 1) << "tile " << i << " is not next to tile " << i - 1;
+            } else {
+              EXPECT_EQ(along_n ? dn : dm, 0) << "group starting at tile " << i << " changed column";
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(GroupedTileScheduler, OrderNames) {
+  EXPECT_STREQ(strata::raster_order_name(RasterOrder::along_n), "along_n");
+  EXPECT_STREQ(strata::raster_order_name(RasterOrder::along_m), "along_m");
+  EXPECT_STREQ(strata::raster_order_name(RasterOrder::snake_along_n), "snake_along_n");
+  EXPECT_STREQ(strata::raster_order_name(RasterOrder::snake_along_m), "snake_along_m");
+}
+
 // Global tile indices run batch after batch and reach every (batch, tile) exactly once.
 TEST(GroupedTileScheduler, GlobalTilesCoverEveryBatch) {
-  for (RasterOrder order : {RasterOrder::along_n, RasterOrder::along_m}) {
+  for (RasterOrder order : kOrders) {
     auto s = GroupedTileScheduler::make(1000, 700, 128, 64, 3, 1, 4, order);
     const int per_batch = static_cast<int>(s.tiles_per_batch());
     std::set<std::tuple<int, int, int>> seen;
