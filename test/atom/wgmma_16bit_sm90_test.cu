@@ -19,20 +19,9 @@ namespace bf16_atoms {
 constexpr auto sw128 = GmmaSwizzle::sw128;
 constexpr double tol = 1e-5;
 
-template <int N>
-void check_n(uint64_t seed) {
-  check_wgmma<SM90_64xNx16_F32BF16BF16_SS<N>, 1, 64, sw128, sw128>(tol, seed, "N = " + std::to_string(N));
-}
-
 TEST(WgmmaSm90, Bf16SsKMajorEveryN) {
   STRATA_REQUIRE_SM_EXACT(9, 0);
-  check_n<8>(1);
-  check_n<16>(2);
-  check_n<32>(3);
-  check_n<64>(4);
-  check_n<128>(5);
-  check_n<192>(6);
-  check_n<256>(7);
+  check_every_n<SM90_64xNx16_F32BF16BF16_SS, 64>(tol, 1);
 }
 
 TEST(WgmmaSm90, Bf16AccumulatorsStartThreeWays) {
@@ -56,20 +45,9 @@ constexpr auto MN = GmmaMajor::MN;
 constexpr double tol = 1e-5;
 constexpr double tol_f16_accumulators = 4e-3;
 
-template <int N>
-void check_n(uint64_t seed) {
-  check_wgmma<SM90_64xNx16_F32F16F16_SS<N>, 1, 64, sw128, sw128>(tol, seed, "N = " + std::to_string(N));
-}
-
 TEST(WgmmaSm90, F16SsKMajorEveryN) {
   STRATA_REQUIRE_SM_EXACT(9, 0);
-  check_n<8>(201);
-  check_n<16>(202);
-  check_n<32>(203);
-  check_n<64>(204);
-  check_n<128>(205);
-  check_n<192>(206);
-  check_n<256>(207);
+  check_every_n<SM90_64xNx16_F32F16F16_SS, 64>(tol, 201);
 }
 
 TEST(WgmmaSm90, F16MnMajorAndRegisterA) {

@@ -17,31 +17,14 @@ constexpr auto sw32 = GmmaSwizzle::sw32;
 constexpr auto sw128 = GmmaSwizzle::sw128;
 constexpr double tol = 1e-3;
 
-template <template <int> class Atom, int N>
-void check_n(uint64_t seed) {
-  check_wgmma<Atom<N>, 1, 128, sw128, sw128>(tol, seed, "N = " + std::to_string(N));
-}
-
 TEST(WgmmaSm90, E4m3SsEveryN) {
   STRATA_REQUIRE_SM_EXACT(9, 0);
-  check_n<SM90_64xNx32_F32E4M3E4M3_SS, 8>(401);
-  check_n<SM90_64xNx32_F32E4M3E4M3_SS, 16>(402);
-  check_n<SM90_64xNx32_F32E4M3E4M3_SS, 32>(403);
-  check_n<SM90_64xNx32_F32E4M3E4M3_SS, 64>(404);
-  check_n<SM90_64xNx32_F32E4M3E4M3_SS, 128>(405);
-  check_n<SM90_64xNx32_F32E4M3E4M3_SS, 192>(406);
-  check_n<SM90_64xNx32_F32E4M3E4M3_SS, 256>(407);
+  check_every_n<SM90_64xNx32_F32E4M3E4M3_SS, 128>(tol, 401);
 }
 
 TEST(WgmmaSm90, E5m2SsEveryN) {
   STRATA_REQUIRE_SM_EXACT(9, 0);
-  check_n<SM90_64xNx32_F32E5M2E5M2_SS, 8>(411);
-  check_n<SM90_64xNx32_F32E5M2E5M2_SS, 16>(412);
-  check_n<SM90_64xNx32_F32E5M2E5M2_SS, 32>(413);
-  check_n<SM90_64xNx32_F32E5M2E5M2_SS, 64>(414);
-  check_n<SM90_64xNx32_F32E5M2E5M2_SS, 128>(415);
-  check_n<SM90_64xNx32_F32E5M2E5M2_SS, 192>(416);
-  check_n<SM90_64xNx32_F32E5M2E5M2_SS, 256>(417);
+  check_every_n<SM90_64xNx32_F32E5M2E5M2_SS, 128>(tol, 411);
 }
 
 TEST(WgmmaSm90, Fp8MixedPairsAndRegisterA) {
@@ -62,20 +45,9 @@ constexpr auto sw64 = GmmaSwizzle::sw64;
 constexpr auto sw128 = GmmaSwizzle::sw128;
 constexpr double tol = 1e-5;
 
-template <int N>
-void check_n(uint64_t seed) {
-  check_wgmma<SM90_64xNx8_F32TF32TF32_SS<N>, 1, 32, sw128, sw128>(tol, seed, "N = " + std::to_string(N));
-}
-
 TEST(WgmmaSm90, Tf32SsEveryN) {
   STRATA_REQUIRE_SM_EXACT(9, 0);
-  check_n<8>(301);
-  check_n<16>(302);
-  check_n<32>(303);
-  check_n<64>(304);
-  check_n<128>(305);
-  check_n<192>(306);
-  check_n<256>(307);
+  check_every_n<SM90_64xNx8_F32TF32TF32_SS, 32>(tol, 301);
 }
 
 TEST(WgmmaSm90, Tf32SwizzlesAndRegisterA) {

@@ -24,6 +24,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <cuda_fp8.h>
@@ -195,6 +196,18 @@ void check_wgmma(double tol, uint64_t seed, std::string const& name) {
     }
   }
   EXPECT_EQ(failures, 0) << "elements of D outside the tolerance";
+}
+
+// Every N of the test set (8, 16, 32, 64, 128, 192, 256) of the atom family Atom<N> on one
+// warpgroup, K depth BK, both operands with the 128-byte swizzle; seeds first_seed, first_seed + 1,
+// ... in that order, each case named "N = <N>".
+template <template <int> class Atom, int BK>
+void check_every_n(double tol, uint64_t first_seed) {
+  uint64_t seed = first_seed;
+  [&]<int... N>(std::integer_sequence<int, N...>) {
+    (check_wgmma<Atom<N>, 1, BK, GmmaSwizzle::sw128, GmmaSwizzle::sw128>(tol, seed++, "N = " + std::to_string(N)),
+     ...);
+  }(std::integer_sequence<int, 8, 16, 32, 64, 128, 192, 256>{});
 }
 
 }  // namespace strata::test::wgmma
