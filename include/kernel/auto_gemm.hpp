@@ -133,6 +133,8 @@ struct Sm90TilesOfUnit {
   using Medium = Sm90ConfigOfUnit<typename Tiles::Medium, Unit>;
   using Large = Sm90ConfigOfUnit<typename Tiles::Large, Unit>;
   using Decode = Sm90ConfigOfUnit<typename Tiles::Decode, Unit>;
+  using DecodeWide = Sm90ConfigOfUnit<typename Tiles::DecodeWide, Unit>;
+  static constexpr int kDecodeWideMinRows = detail::sm90_decode_wide_min_rows<Tiles>;
   static constexpr bool kDecode = Tiles::kDecode;
 };
 

@@ -11,7 +11,9 @@
 //
 // A tile set is any type naming three Sm90GemmConfig types of the same element types and layouts,
 // one per Sm90TileClass (they may repeat): Small, Medium, Large; and a fourth, Decode, for the
-// swapped problem D^T = B^T · A^T, with kDecode saying whether the set uses it. Sm90Tiles is the
+// swapped problem D^T = B^T · A^T, with kDecode saying whether the set uses it; optionally a
+// fifth, DecodeWide, for the same swap at more rows (from kDecodeWideMinRows, where the set names
+// it, up to DecodeWide's BN). Sm90Tiles is the
 // default one; a user tuning for another GPU writes their own. Every configuration is instantiated (compiled) once
 // per Sm90AutoGemm type. The code is sm_90a code: compile it for compute_90a (strata::AutoGemm
 // chooses between it and the Ampere path at run time).
@@ -34,14 +36,21 @@ namespace strata {
 
 // The shape classes a Hopper tile set covers, by how many tiles each configuration makes.
 // decode: A and B swapped (D^T = B^T · A^T), so the few rows of A are a narrow N of the kernel
-// and the weights (B) its 64-row M side.
-enum class Sm90TileClass { small, medium, large, decode };
+// and the weights (B) its 64-row M side; decode_wide: the same swap for more rows of A, on a tile
+// with more tokens (64).
+enum class Sm90TileClass { small, medium, large, decode, decode_wide };
+
+// Whether class c runs the swapped problem.
+constexpr bool sm90_swaps_operands(Sm90TileClass c) {
+  return c == Sm90TileClass::decode || c == Sm90TileClass::decode_wide;
+}
 
 constexpr const char* sm90_tile_class_name(Sm90TileClass c) {
   switch (c) {
     case Sm90TileClass::small: return "small";
     case Sm90TileClass::medium: return "medium";
     case Sm90TileClass::decode: return "decode";
+    case Sm90TileClass::decode_wide: return "decode_wide";
     default: return "large";
   }
 }
@@ -62,8 +71,24 @@ constexpr long long sm90_tile_count(long long m, long long n, long long batches,
   return per_batch > kMax / b ? kMax : per_batch * b;
 }
 
+namespace detail {
+// Rows of A up to which a tile set's DecodeWide runs (0 for a set without one).
+template <class Tiles>
+inline constexpr int sm90_decode_wide_rows = 0;
+template <class Tiles>
+  requires requires { typename Tiles::DecodeWide; }
+inline constexpr int sm90_decode_wide_rows<Tiles> = Tiles::DecodeWide::BN;
+// Rows of A from which it runs: Tiles::kDecodeWideMinRows, else every row past Decode's BN.
+template <class Tiles>
+inline constexpr int sm90_decode_wide_min_rows = 1;
+template <class Tiles>
+  requires requires { Tiles::kDecodeWideMinRows; }
+inline constexpr int sm90_decode_wide_min_rows<Tiles> = Tiles::kDecodeWideMinRows;
+}  // namespace detail
+
 // The class of `batches` m × n problems on a GPU of `sm_count` SMs, for the tiles of `Tiles`:
 //   m <= Decode's BN, where the set has a decode configuration (A row-major): decode;
+//   kDecodeWideMinRows <= m <= DecodeWide's BN, where it has that one too: decode_wide;
 //   m <= Small's BM: small (a taller tile spends its MMAs on rows that do not exist);
 //   large once Large's tiles fill kSm90LargeMinWaves waves (the most efficient tile, when every
 //     SM has at least one);
@@ -77,6 +102,8 @@ constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long batc
   using Small = typename Tiles::Small;
   const double sms = sm_count > 0 ? double(sm_count) : 1.0;
   if (Tiles::kDecode && m <= Tiles::Decode::BN) return Sm90TileClass::decode;
+  if (Tiles::kDecode && m >= detail::sm90_decode_wide_min_rows<Tiles> && m <= detail::sm90_decode_wide_rows<Tiles>)
+    return Sm90TileClass::decode_wide;
   if (m <= Small::BM) return Sm90TileClass::small;
   if (double(sm90_tile_count(m, n, batches, Large::BM, Large::BN)) >= kSm90LargeMinWaves * sms)
     return Sm90TileClass::large;
@@ -155,7 +182,10 @@ inline constexpr bool sm90_tiles_cover =
 //           mainloop; 3-10 % more TB/s than the cooperative 64-row tile, bench/RESULTS.md);
 //   Decode  m <= 16 with A row-major: A and B swapped, 64 weight rows × 16 tokens, 16 stages,
 //           ping-pong, plain transposed stores (thirteenth session: streamed decode 0.91-1.24× of
-//           cuBLAS against 0.78-0.99× for Small).
+//           cuBLAS against 0.78-0.99× for Small);
+//   DecodeWide  32 < m <= 64, the same swap on 64 weight rows × 64 tokens, 10 stages, ping-pong
+//           (fifteenth session, m 48/64 streamed: better than Small at 6 of 8 shapes, worse at
+//           m <= 32, where Small keeps them).
 // Stage counts are the most each takes (192 KB of operands; Medium's to be tuned from
 // bench/RESULTS.md): Sm90AutoGemm runs a configuration with fewer where the epilogue's staging for
 // TD leaves less of the 227 KB. BK is 64 for half and bfloat16, 32 for float (tf32).
@@ -176,6 +206,8 @@ struct Sm90Tiles {
       std::is_same_v<LayoutA, RowMajor> && (!std::is_same_v<T, float> || std::is_same_v<LayoutB, ColumnMajor>);
   using DecodeLayoutA = std::conditional_t<std::is_same_v<LayoutB, ColumnMajor>, RowMajor, ColumnMajor>;  // B^T
   using Decode = detail::Sm90TileConfig<T, DecodeLayoutA, ColumnMajor, 64, 16, 16, Sm90Schedule::pingpong>;
+  using DecodeWide = detail::Sm90TileConfig<T, DecodeLayoutA, ColumnMajor, 64, 64, 10, Sm90Schedule::pingpong>;
+  static constexpr int kDecodeWideMinRows = 33;
 };
 
 template <class Tiles, class TD, class Functor = LinearCombination>
@@ -191,9 +223,19 @@ class Sm90AutoGemm {
       Tiles::kDecode, Sm90GemmKernel<typename Tiles::Decode, TD, Functor, Sm90Store::plain_transposed>,
       Sm90GemmKernel<Fitted<typename Tiles::Small>, TD, Functor>>;
   using DecodeGemm = Gemm<DecodeKernel>;
+  template <class Set, bool = (detail::sm90_decode_wide_rows<Set> > 0)>
+  struct WideOf {
+    using type = Sm90GemmKernel<Fitted<typename Set::Small>, TD, Functor>;  // never chosen
+  };
+  template <class Set>
+  struct WideOf<Set, true> {
+    using type = Sm90GemmKernel<typename Set::DecodeWide, TD, Functor, Sm90Store::plain_transposed>;
+  };
+  using DecodeWideKernel = std::conditional_t<Tiles::kDecode, typename WideOf<Tiles>::type,
+                                              Sm90GemmKernel<Fitted<typename Tiles::Small>, TD, Functor>>;
   // In Sm90TileClass order.
   using Gemms = std::tuple<GemmOf<typename Tiles::Small>, GemmOf<typename Tiles::Medium>, GemmOf<typename Tiles::Large>,
-                           DecodeGemm>;
+                           DecodeGemm, Gemm<DecodeWideKernel>>;
   using LargeGemm = std::tuple_element_t<2, Gemms>;
   template <class G>
   static constexpr bool same_problem_types =
@@ -210,8 +252,11 @@ class Sm90AutoGemm {
       Sm90GemmKernel<typename G::Config, TD, Functor>::smem_bytes <= detail::kSm90SharedMemoryBytes;
   static_assert(std::is_same_v<typename DecodeGemm::Arguments, typename LargeGemm::Arguments>,
                 "Sm90AutoGemm: the decode configuration must take the same arguments (A and B of one type)");
-  static_assert(DecodeKernel::smem_bytes <= detail::kSm90SharedMemoryBytes,
-                "Sm90AutoGemm: the decode configuration needs more shared memory than a Hopper GPU grants");
+  static_assert(DecodeKernel::smem_bytes <= detail::kSm90SharedMemoryBytes &&
+                    DecodeWideKernel::smem_bytes <= detail::kSm90SharedMemoryBytes,
+                "Sm90AutoGemm: a decode configuration needs more shared memory than a Hopper GPU grants");
+  static_assert(std::is_same_v<typename Gemm<DecodeWideKernel>::Arguments, typename LargeGemm::Arguments>,
+                "Sm90AutoGemm: the wide decode configuration must take the same arguments (A and B of one type)");
   static_assert(fits<std::tuple_element_t<0, Gemms>> && fits<std::tuple_element_t<1, Gemms>> && fits<LargeGemm>,
                 "Sm90AutoGemm: a configuration of the tile set needs more shared memory than a Hopper GPU grants "
                 "(227 KB) even with two stages: take a smaller tile");
@@ -224,7 +269,8 @@ class Sm90AutoGemm {
   // operands' TMA rules, now on B as its A), so that refusals speak of the problem as given.
   static Sm90TileClass tile_class(Arguments const& a) {
     const Sm90TileClass c = sm90_tile_class<Tiles>(a.m, a.n, a.batch_count, detail::sm_count());
-    if (c == Sm90TileClass::decode && !DecodeGemm::can_implement(swapped(a)))
+    if (sm90_swaps_operands(c) &&
+        !visit(c, [&](auto* g) { return bool(std::remove_pointer_t<decltype(g)>::can_implement(swapped(a))); }))
       return Sm90TileClass::small;
     return c;
   }
@@ -234,14 +280,13 @@ class Sm90AutoGemm {
     const std::string name = visit(c, [](auto* g) {
       return detail::sm90_config_name<typename std::remove_pointer_t<decltype(g)>::Config>();
     });
-    return c == Sm90TileClass::decode ? "A and B swapped, " + name + ", D stored transposed" : name;
+    return sm90_swaps_operands(c) ? "A and B swapped, " + name + ", D stored transposed" : name;
   }
 
-  // The problem the configuration of class c computes: D^T = B^T · A^T for decode (its A is B, its
-  // B is A; D, C and the functor keep the caller's coordinates through the transposed stores).
-  static Arguments arguments_for(Sm90TileClass c, Arguments const& a) {
-    return c == Sm90TileClass::decode ? swapped(a) : a;
-  }
+  // The problem the configuration of class c computes: D^T = B^T · A^T for the decode classes (its
+  // A is B, its B is A; D, C and the functor keep the caller's coordinates through the transposed
+  // stores).
+  static Arguments arguments_for(Sm90TileClass c, Arguments const& a) { return sm90_swaps_operands(c) ? swapped(a) : a; }
 
   // As Gemm<Kernel>::can_implement, for the configuration `args` runs on.
   static Status can_implement(Arguments const& a) {
@@ -291,6 +336,7 @@ class Sm90AutoGemm {
       case Sm90TileClass::small: return detail::visit_gemm<Gemms, 0>(f, gemms);
       case Sm90TileClass::medium: return detail::visit_gemm<Gemms, 1>(f, gemms);
       case Sm90TileClass::decode: return detail::visit_gemm<Gemms, 3>(f, gemms);
+      case Sm90TileClass::decode_wide: return detail::visit_gemm<Gemms, 4>(f, gemms);
       default: return detail::visit_gemm<Gemms, 2>(f, gemms);
     }
   }

@@ -35,8 +35,18 @@ TEST(AutoGemmDispatch, PathByCapability) {
   EXPECT_STREQ(auto_gemm_path_name(AutoGemmPath::sm80), "sm80");
 }
 
+// A tile set of the four classes alone (DecodeWide is optional).
+template <class Tiles>
+struct TilesWithoutDecodeWide {
+  using Small = typename Tiles::Small;
+  using Medium = typename Tiles::Medium;
+  using Large = typename Tiles::Large;
+  using Decode = typename Tiles::Decode;
+  static constexpr bool kDecode = Tiles::kDecode;
+};
+
 // The rule on an H200 (132 SMs), 16-bit tiles: Large 128 x 256, Medium 128 x 128, Small 64 x 128,
-// Decode 64 x 16 of the swapped problem.
+// Decode 64 x 16 and DecodeWide 64 x 64 (from 33 rows) of the swapped problem.
 TEST(AutoGemmDispatch, Sm90TileClass) {
   using Tiles = Sm90Tiles<BF16, RowMajor, ColumnMajor>;
   constexpr int sms = 132;
@@ -54,8 +64,11 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
       {1024, 1024, 1, Sm90TileClass::small},     // 64 medium tiles
       {129, 1000, 1, Sm90TileClass::small},      // 16 medium tiles
       {128, 4096, 1, Sm90TileClass::small},      // 32 medium tiles
-      {64, 65536, 1, Sm90TileClass::small},      // m fits Small's 64 rows, however many tiles
-      {17, 14336, 1, Sm90TileClass::small},      // one row past Decode's 16 tokens
+      {65, 14336, 1, Sm90TileClass::small},      // one row past DecodeWide's 64 tokens: 112 medium tiles
+      {64, 65536, 1, Sm90TileClass::decode_wide},  // A and B swapped: 64 weight rows by 64 tokens
+      {33, 14336, 1, Sm90TileClass::decode_wide},  // DecodeWide's first row
+      {32, 14336, 1, Sm90TileClass::small},        // below it: small (measured faster there)
+      {17, 14336, 1, Sm90TileClass::small},        // one row past Decode's 16 tokens
       {16, 14336, 1, Sm90TileClass::decode},     // A and B swapped: the 16 rows are the kernel's N
       {1, 4096, 8, Sm90TileClass::decode},
       {1, 1, 1, Sm90TileClass::decode},
@@ -72,6 +85,16 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
   static_assert(!Sm90Tiles<BF16, ColumnMajor, ColumnMajor>::kDecode &&
                 !Sm90Tiles<__half, ColumnMajor, RowMajor>::kDecode);
   EXPECT_EQ((sm90_tile_class<Sm90Tiles<BF16, ColumnMajor, ColumnMajor>>(1, 4096, 1, sms)), Sm90TileClass::small);
+  EXPECT_EQ((sm90_tile_class<Sm90Tiles<BF16, ColumnMajor, ColumnMajor>>(40, 4096, 1, sms)), Sm90TileClass::small);
+  // A tile set without a DecodeWide keeps 17 to 64 rows on small.
+  using NoWide = TilesWithoutDecodeWide<Tiles>;
+  static_assert(detail::sm90_decode_wide_rows<NoWide> == 0 && detail::sm90_decode_wide_rows<Tiles> == 64);
+  static_assert(detail::sm90_decode_wide_min_rows<NoWide> == 1 && detail::sm90_decode_wide_min_rows<Tiles> == 33);
+  EXPECT_EQ(sm90_tile_class<NoWide>(17, 14336, 1, sms), Sm90TileClass::small);
+  EXPECT_EQ(sm90_tile_class<NoWide>(40, 14336, 1, sms), Sm90TileClass::small);
+  EXPECT_EQ(sm90_tile_class<NoWide>(16, 14336, 1, sms), Sm90TileClass::decode);
+  EXPECT_STREQ(sm90_tile_class_name(Sm90TileClass::decode_wide), "decode_wide");
+  static_assert(sm90_swaps_operands(Sm90TileClass::decode_wide) && !sm90_swaps_operands(Sm90TileClass::small));
   // Fewer SMs make the same problem fill more waves.
   EXPECT_EQ(sm90_tile_class<Tiles>(2048, 2048, 1, 114), Sm90TileClass::large);
   // Sizes can_implement refuses still choose, without overflow.
@@ -88,6 +111,7 @@ TEST(AutoGemmDispatch, ConfigurationNames) {
   EXPECT_EQ(detail::sm90_config_name<Tiles::Medium>(), "cooperative 128x128x64, 6 stages, cluster 1x1");
   EXPECT_EQ(detail::sm90_config_name<Tiles::Small>(), "ping-pong 64x128x64, 8 stages, cluster 1x1");
   EXPECT_EQ(detail::sm90_config_name<Tiles::Decode>(), "ping-pong 64x16x64, 16 stages, cluster 1x1");
+  EXPECT_EQ(detail::sm90_config_name<Tiles::DecodeWide>(), "ping-pong 64x64x64, 10 stages, cluster 1x1");
   // tf32: BK spans the same 128 bytes, 32 floats.
   using Tf32 = Sm90Tiles<float, RowMajor, ColumnMajor>;
   EXPECT_EQ(detail::sm90_config_name<Tf32::Large>(), "cooperative 128x256x32, 4 stages, cluster 1x1");

@@ -8,8 +8,9 @@
 //    in, K-major);
 //  - schedules and clusters: ping-pong consumer warpgroups, 2 × 1 and 1 × 2 clusters whose CTAs
 //    multicast the operand they share (K-major and MN-major boxes);
-//  - decode: Sm90Tiles' decode configuration on the swapped problem with transposed stores, a
-//    bias per row and per column and GELU, beta, batches, split-K, K = 0.
+//  - decode: Sm90Tiles' decode configurations (m <= 16 and the wide one up to 64) on the swapped
+//    problem with transposed stores, a bias per row and per column and GELU, beta, batches,
+//    split-K, K = 0.
 // (One translation unit: each costs CI ~13 s before its first kernel.)
 #include <kernel/sm90_auto_gemm.hpp>  // Sm90Tiles (the decode configuration)
 
@@ -121,28 +122,23 @@ TEST(Sm90GemmSchedules, Cluster2x1_F16_AColumnMajor) {
 
 // ---- decode: A and B swapped, D stored transposed ----
 
-// The decode configuration on the problem Sm90AutoGemm's decode class gives it (arguments_for:
+// A decode configuration on the problem Sm90AutoGemm's decode classes give it (arguments_for:
 // D^T = B^T · A^T, the operands trading places), with D, C and the functor in the caller's
 // coordinates (Sm90Store::plain_transposed).
-TEST(Sm90GemmDecode, SwappedWithBiasGeluAndSource) {
+struct DecodeCase {
+  Shape3 s;
+  BiasMode mode;
+  float alpha, beta;
+  int batches, split_k;
+};
+
+template <class Config>
+void swapped_with_bias_gelu_and_source(Sm90TileClass cls, std::span<const DecodeCase> cases, uint64_t seed) {
   if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
   using Functor = LinearCombinationBiasActivation<GELU>;
-  using Decode = Sm90GemmKernel<Sm90Tiles<BF16>::Decode, BF16, Functor, Sm90Store::plain_transposed>;
-  using Caller = Sm90GemmKernel<Config<BF16, 64, 128>, BF16, Functor>;  // the problem as given: layouts, reference
-  struct Case {
-    Shape3 s;
-    BiasMode mode;
-    float alpha, beta;
-    int batches, split_k;
-  };
-  const Case cases[] = {{{1, 1, 1}, BiasMode::per_row, 1.f, 0.f, 1, 1},
-                        {{1, 1000, 4097}, BiasMode::per_column, 0.05f, 0.f, 1, 0},
-                        {{16, 129, 129}, BiasMode::per_row, 0.25f, 0.5f, 1, 1},
-                        {{7, 4097, 1000}, BiasMode::per_column, 0.1f, -1.25f, 2, 0},
-                        {{5, 300, 1000}, BiasMode::per_row, 0.1f, 0.75f, 1, 3},
-                        {{3, 100, 0}, BiasMode::per_column, 1.f, 0.5f, 2, 1}};
-  uint64_t seed = 60;
-  for (const Case& c : cases) {
+  using Decode = Sm90GemmKernel<Config, BF16, Functor, Sm90Store::plain_transposed>;
+  using Caller = Sm90GemmKernel<Sm90TestConfig<BF16, R, C, 64, 128>, BF16, Functor>;  // the problem as given
+  for (const DecodeCase& c : cases) {
     GemmProblem<Caller> p(c.s, seed += 7,
                           ProblemLayout{.batches = c.batches, .pad_c = 3, .pad_d = 5, .gap_d = 2, .with_c = c.beta != 0.f});
     const bool per_row = c.mode == BiasMode::per_row;
@@ -151,10 +147,10 @@ TEST(Sm90GemmDecode, SwappedWithBiasGeluAndSource) {
     auto args = p.arguments();
     args.epilogue = {{c.alpha, c.beta, dbias.get(), c.mode, GELU{}}};
     args.split_k = c.split_k;
-    const auto swapped = Sm90AutoGemm<Sm90Tiles<BF16>, BF16, Functor>::arguments_for(Sm90TileClass::decode, args);
-    const std::string label = describe(c.s) + (per_row ? ", bias per row" : ", bias per column") +
-                              (c.beta != 0.f ? ", beta" : "") + ", " + std::to_string(c.batches) + " batches, split_k " +
-                              std::to_string(c.split_k);
+    const auto swapped = Sm90AutoGemm<Sm90Tiles<BF16>, BF16, Functor>::arguments_for(cls, args);
+    const std::string label = std::string(sm90_tile_class_name(cls)) + " " + describe(c.s) +
+                              (per_row ? ", bias per row" : ", bias per column") + (c.beta != 0.f ? ", beta" : "") +
+                              ", " + std::to_string(c.batches) + " batches, split_k " + std::to_string(c.split_k);
     const Status st = Gemm<Decode>::can_implement(swapped);
     ASSERT_TRUE(bool(st)) << label << ": " << st.message();
     Gemm<Decode> gemm;
@@ -174,9 +170,30 @@ TEST(Sm90GemmDecode, SwappedWithBiasGeluAndSource) {
   }
 }
 
-// Which problems Sm90AutoGemm sends to the decode class (no GPU needed): m <= 16, batched or not,
-// the swapped problem within TMA's rules; anything else to small, whose refusals name the operands
-// as the caller gave them.
+TEST(Sm90GemmDecode, SwappedWithBiasGeluAndSource) {
+  const DecodeCase cases[] = {{{1, 1, 1}, BiasMode::per_row, 1.f, 0.f, 1, 1},
+                              {{1, 1000, 4097}, BiasMode::per_column, 0.05f, 0.f, 1, 0},
+                              {{16, 129, 129}, BiasMode::per_row, 0.25f, 0.5f, 1, 1},
+                              {{7, 4097, 1000}, BiasMode::per_column, 0.1f, -1.25f, 2, 0},
+                              {{5, 300, 1000}, BiasMode::per_row, 0.1f, 0.75f, 1, 3},
+                              {{3, 100, 0}, BiasMode::per_column, 1.f, 0.5f, 2, 1}};
+  swapped_with_bias_gelu_and_source<Sm90Tiles<BF16>::Decode>(Sm90TileClass::decode, cases, 60);
+}
+
+// The wide decode configuration (chosen for 33 to 64 rows of A; the kernel takes any up to 64),
+// the kernel's N of one 64-column tile.
+TEST(Sm90GemmDecode, WideSwappedWithBiasGeluAndSource) {
+  const DecodeCase cases[] = {{{17, 129, 129}, BiasMode::per_row, 0.25f, 0.5f, 1, 1},
+                              {{64, 1000, 4097}, BiasMode::per_column, 0.05f, 0.f, 1, 0},
+                              {{33, 4097, 1000}, BiasMode::per_column, 0.1f, -1.25f, 2, 0},
+                              {{64, 300, 1000}, BiasMode::per_row, 0.1f, 0.75f, 1, 3},
+                              {{40, 100, 0}, BiasMode::per_column, 1.f, 0.5f, 2, 1}};
+  swapped_with_bias_gelu_and_source<Sm90Tiles<BF16>::DecodeWide>(Sm90TileClass::decode_wide, cases, 160);
+}
+
+// Which problems Sm90AutoGemm sends to the decode classes (no GPU needed): m <= 16 to decode, 33 to
+// 64 to decode_wide, batched or not, the swapped problem within TMA's rules; anything else to
+// small, whose refusals name the operands as the caller gave them.
 TEST(Sm90GemmDecode, AutoGemmTakesTheDecodeClassWhereTmaAllows) {
   using Auto = Sm90AutoGemm<Sm90Tiles<BF16>, BF16>;
   alignas(16) static BF16 buffer[64];
@@ -189,6 +206,17 @@ TEST(Sm90GemmDecode, AutoGemmTakesTheDecodeClassWhereTmaAllows) {
   EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::decode);
   a.m = 17;
   EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small);
+  a.m = 32;
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small);
+  a.m = 33;
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::decode_wide);
+  a.m = 64;
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::decode_wide);
+  a.m = 65;
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small);
+  a.m = 40, a.lda = 4100;  // the tokens' rows off TMA's rule: the wide decode kernel refuses them too
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small);
+  a.lda = 4096;
   a.m = 1, a.batch_count = 2;
   a.batch_stride_a = 4096, a.batch_stride_b = 4096LL * 4096, a.batch_stride_d = 4096;
   EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::decode) << "batched decode problems";
@@ -201,6 +229,8 @@ TEST(Sm90GemmDecode, AutoGemmTakesTheDecodeClassWhereTmaAllows) {
   EXPECT_EQ(st.code(), StatusCode::misaligned_leading_dim) << st.message();
   EXPECT_NE(st.message().find("lda (4100)"), std::string::npos) << st.message();
   EXPECT_NE(Auto::config_name(Sm90TileClass::decode).find("A and B swapped"), std::string::npos);
+  EXPECT_NE(Auto::config_name(Sm90TileClass::decode_wide).find("A and B swapped, ping-pong 64x64x64"),
+            std::string::npos);
 }
 
 }  // namespace
