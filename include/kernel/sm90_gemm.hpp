@@ -133,10 +133,10 @@ struct Sm90GemmKernel {
       __syncthreads();
     // Programmatic dependent launch: the set-up above may overlap the previous kernel of the
     // stream; no thread reads or writes global memory (operands, C, D, workspace) before that
-    // kernel's results are visible. Then the next kernel may start its own set-up. Both are
-    // no-ops for a launch without the attribute.
+    // kernel's results are visible (a no-op for a launch without the attribute). The next kernel
+    // is let start when this one's CTAs exit (no explicit launch_dependents): triggering here
+    // instead cost 5-20 % streamed on the small class (bench/RESULTS.md, fifteenth session).
     arch::griddepcontrol_wait();
-    arch::griddepcontrol_launch_dependents();
     typename Mainloop::Pipeline pipe{smem.mainloop.pipeline, at.writers};
     typename Mainloop::State state{};
     const int cluster = int(blockIdx.x) / kClusterSize, clusters = int(gridDim.x) / kClusterSize;
