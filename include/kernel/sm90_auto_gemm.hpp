@@ -217,22 +217,21 @@ class Sm90AutoGemm {
   using Fitted = detail::Sm90Fitted<Config, TD, Functor>;
   template <class Config>
   using GemmOf = Gemm<Sm90GemmKernel<Fitted<Config>, TD, Functor>>;
-  // The decode configuration runs the swapped problem and stores D transposed; a set without one
-  // repeats Small in its place (never chosen, nothing more compiled).
+  // The decode configurations run the swapped problem and store D transposed; a set without one
+  // repeats Small's kernel in its place (never chosen, nothing more compiled).
+  using SmallKernel = Sm90GemmKernel<Fitted<typename Tiles::Small>, TD, Functor>;
   using DecodeKernel = std::conditional_t<
-      Tiles::kDecode, Sm90GemmKernel<typename Tiles::Decode, TD, Functor, Sm90Store::plain_transposed>,
-      Sm90GemmKernel<Fitted<typename Tiles::Small>, TD, Functor>>;
+      Tiles::kDecode, Sm90GemmKernel<typename Tiles::Decode, TD, Functor, Sm90Store::plain_transposed>, SmallKernel>;
   using DecodeGemm = Gemm<DecodeKernel>;
-  template <class Set, bool = (detail::sm90_decode_wide_rows<Set> > 0)>
+  template <class Set, bool = Set::kDecode && (detail::sm90_decode_wide_rows<Set> > 0)>
   struct WideOf {
-    using type = Sm90GemmKernel<Fitted<typename Set::Small>, TD, Functor>;  // never chosen
+    using type = SmallKernel;
   };
   template <class Set>
   struct WideOf<Set, true> {
     using type = Sm90GemmKernel<typename Set::DecodeWide, TD, Functor, Sm90Store::plain_transposed>;
   };
-  using DecodeWideKernel = std::conditional_t<Tiles::kDecode, typename WideOf<Tiles>::type,
-                                              Sm90GemmKernel<Fitted<typename Tiles::Small>, TD, Functor>>;
+  using DecodeWideKernel = typename WideOf<Tiles>::type;
   // In Sm90TileClass order.
   using Gemms = std::tuple<GemmOf<typename Tiles::Small>, GemmOf<typename Tiles::Medium>, GemmOf<typename Tiles::Large>,
                            DecodeGemm, Gemm<DecodeWideKernel>>;
@@ -250,13 +249,12 @@ class Sm90AutoGemm {
   template <class G>
   static constexpr bool fits =
       Sm90GemmKernel<typename G::Config, TD, Functor>::smem_bytes <= detail::kSm90SharedMemoryBytes;
-  static_assert(std::is_same_v<typename DecodeGemm::Arguments, typename LargeGemm::Arguments>,
-                "Sm90AutoGemm: the decode configuration must take the same arguments (A and B of one type)");
+  static_assert(std::is_same_v<typename DecodeGemm::Arguments, typename LargeGemm::Arguments> &&
+                    std::is_same_v<typename Gemm<DecodeWideKernel>::Arguments, typename LargeGemm::Arguments>,
+                "Sm90AutoGemm: the decode configurations must take the same arguments (A and B of one type)");
   static_assert(DecodeKernel::smem_bytes <= detail::kSm90SharedMemoryBytes &&
                     DecodeWideKernel::smem_bytes <= detail::kSm90SharedMemoryBytes,
                 "Sm90AutoGemm: a decode configuration needs more shared memory than a Hopper GPU grants");
-  static_assert(std::is_same_v<typename Gemm<DecodeWideKernel>::Arguments, typename LargeGemm::Arguments>,
-                "Sm90AutoGemm: the wide decode configuration must take the same arguments (A and B of one type)");
   static_assert(fits<std::tuple_element_t<0, Gemms>> && fits<std::tuple_element_t<1, Gemms>> && fits<LargeGemm>,
                 "Sm90AutoGemm: a configuration of the tile set needs more shared memory than a Hopper GPU grants "
                 "(227 KB) even with two stages: take a smaller tile");
