@@ -26,7 +26,8 @@ enum class Sm90Schedule { cooperative, pingpong };
 //   T: element type of A and B: half or bfloat16 (any majorness), or float (tf32 products,
 //     K-major only: row-major A, column-major B); accumulated in fp32
 //   LayoutA, LayoutB: RowMajor / ColumnMajor of A (M×K) and B (K×N)
-//   BM, BN, BK: the CTA tile; BK spans 128 bytes (64 16-bit elements, 32 floats)
+//   BM, BN, BK: the CTA tile; BK spans 128 or 256 bytes (64 or 128 16-bit elements, 32 or 64
+//     floats): one or two swizzle rows a stage
 //   Stages: shared-memory stages of the TMA ring
 //   Schedule: cooperative or pingpong (above)
 //   ClusterM, ClusterN: CTAs of a cluster along M and N; CTAs along M share (multicast) B's
@@ -54,8 +55,9 @@ struct Sm90GemmConfig {
   static_assert(!tf32 || (major_a == GmmaMajor::K && major_b == GmmaMajor::K),
                 "Sm90GemmConfig: tf32 needs K-major operands (row-major A, column-major B): wgmma reads "
                 "32-bit operands only K-major");
-  static_assert(BK * int(sizeof(T)) == 128,
-                "Sm90GemmConfig: BK must span one 128-byte swizzle row (64 elements of 16 bits, 32 floats)");
+  static_assert(BK * int(sizeof(T)) == 128 || BK * int(sizeof(T)) == 256,
+                "Sm90GemmConfig: BK must span one or two 128-byte swizzle rows (64 or 128 elements of 16 bits, 32 or "
+                "64 floats)");
   static_assert(major_b == GmmaMajor::K ? (BN % 8 == 0 && BN >= 8 && BN <= 256)
                                         : (BN % 64 == 0 && BN >= 64 && BN <= 256),
                 "Sm90GemmConfig: BN must be 64, 128, 192 or 256 for a row-major B, a multiple of 8 from 8 to 256 for a "

@@ -1,6 +1,6 @@
-// Host tests of Sm90Operand (collective/sm90_operand.hpp), no GPU touched: for stages of one
-// 128-byte swizzle row of K (BK 64 of 16-bit types, 32 floats), K- and MN-major, shared by 1, 2 or
-// 4 CTAs:
+// Host tests of Sm90Operand (collective/sm90_operand.hpp), no GPU touched: for stages of one and
+// two 128-byte swizzle rows of K (BK 64 / 128 of 16-bit types, 32 / 64 floats), K- and MN-major,
+// shared by 1, 2 or 4 CTAs:
 //   - the stage layout is a bijection onto its Rows × BK elements;
 //   - every element a TMA box brings lands where the stage layout puts that (row, k);
 //   - every element a wgmma reads through the operand's descriptor, at the address the PTX ISA's
@@ -119,12 +119,35 @@ TEST(Sm90Operand, KMajorOneSwizzleRowOfK) {
   check_descriptors<Op<float, K, 64, 32>, 64, 8>("tf32 K 64x32");
 }
 
-TEST(Sm90Operand, MnMajorOneSwizzleRowOfK) {
+TEST(Sm90Operand, KMajorTwoSwizzleRowsOfK) {
+  using A = Op<bf16, K, 128, 128>;
+  static_assert(A::kAtomsK == 2 && A::kBoxes == 2 && A::kBoxK == 64 && A::kBoxRows == 128);
+  check_stage_and_boxes<A>("bf16 K 128x128");
+  check_stage_and_boxes<Op<bf16, K, 128, 128, 2>>("bf16 K 128x128 split 2");
+  check_stage_and_boxes<Op<bf16, K, 64, 128, 4>>("bf16 K 64x128 split 4");
+  check_stage_and_boxes<Op<bf16, K, 16, 128>>("bf16 K 16x128");
+  check_stage_and_boxes<Op<float, K, 64, 64>>("tf32 K 64x64");
+  check_descriptors<A, 64, 16>("bf16 K 128x128, m64 tiles");
+  check_descriptors<Op<bf16, K, 256, 128>, 256, 16>("bf16 K 256x128, n256 tile");
+  check_descriptors<Op<bf16, K, 16, 128>, 16, 16>("bf16 K 16x128, n16 tile");
+  check_descriptors<Op<float, K, 64, 64>, 64, 8>("tf32 K 64x64");
+  // Box j of split s: rows of CTA j % s, K atom j / s.
+  using S = Op<bf16, K, 128, 128, 2>;
+  EXPECT_EQ(S::box_coords(256, 1024, 3, 3).c0, 1024 + 64);
+  EXPECT_EQ(S::box_coords(256, 1024, 3, 3).c1, 256 + 64);
+  EXPECT_EQ(S::box_coords(256, 1024, 3, 3).c2, 3);
+}
+
+TEST(Sm90Operand, MnMajorOneAndTwoSwizzleRowsOfK) {
   check_stage_and_boxes<Op<bf16, MN, 128, 64>>("bf16 MN 128x64");
   check_stage_and_boxes<Op<bf16, MN, 128, 64, 2>>("bf16 MN 128x64 split 2");
   check_stage_and_boxes<Op<bf16, MN, 256, 64>>("bf16 MN 256x64");
+  check_stage_and_boxes<Op<bf16, MN, 128, 128, 2>>("bf16 MN 128x128 split 2");
+  check_stage_and_boxes<Op<bf16, MN, 256, 128>>("bf16 MN 256x128");
   check_descriptors<Op<bf16, MN, 128, 64>, 64, 16>("bf16 MN 128x64, m64 tiles");
   check_descriptors<Op<bf16, MN, 256, 64>, 256, 16>("bf16 MN 256x64, n256 tile");
+  check_descriptors<Op<bf16, MN, 128, 128>, 64, 16>("bf16 MN 128x128, m64 tiles");
+  check_descriptors<Op<bf16, MN, 256, 128>, 256, 16>("bf16 MN 256x128, n256 tile");
 }
 
 }  // namespace

@@ -120,6 +120,21 @@ TEST(Sm90GemmSchedules, Cluster2x1_F16_AColumnMajor) {
       240, "cluster 2x1, A column-major, f32 out");
 }
 
+// ---- BK of two 128-byte swizzle rows (128 16-bit elements a stage: two TMA boxes per K-major
+// operand and CTA, wgmma descriptors across both) ----
+
+template <class LA, class LB, int BM, int BN, int Stages, Sm90Schedule S, int CM = 1>
+using DeepK = detail::Sm90Fitted<Sm90GemmConfig<BF16, LA, LB, BM, BN, 128, Stages, S, CM, 1>, BF16, LinearCombination>;
+
+TEST(Sm90GemmDeepK, Bf16_KMajor_128x128x128_Cluster2x1) {
+  sm90_sweep<Sm90GemmKernel<DeepK<R, C, 128, 128, 3, cooperative, 2>, BF16, LinearCombination>>(
+      250, "BK 128, K-major, cluster 2x1");
+}
+TEST(Sm90GemmDeepK, Bf16_MnMajor_128x128x128_Pingpong) {
+  sm90_sweep<Sm90GemmKernel<DeepK<C, R, 128, 128, 3, pingpong>, BF16, LinearCombination>>(260,
+                                                                                          "BK 128, MN-major, ping-pong");
+}
+
 // ---- decode: A and B swapped, D stored transposed ----
 
 // A decode configuration on the problem Sm90AutoGemm's decode classes give it (arguments_for:
@@ -189,6 +204,17 @@ TEST(Sm90GemmDecode, WideSwappedWithBiasGeluAndSource) {
                               {{64, 300, 1000}, BiasMode::per_row, 0.1f, 0.75f, 1, 3},
                               {{40, 100, 0}, BiasMode::per_column, 1.f, 0.5f, 2, 1}};
   swapped_with_bias_gelu_and_source<Sm90Tiles<BF16>::DecodeWide>(Sm90TileClass::decode_wide, cases, 160);
+}
+
+// The decode tile with BK 128 (8 stages of 20 KB): the decode class's problem, as above.
+TEST(Sm90GemmDecode, DeepKSwappedWithBiasGeluAndSource) {
+  const DecodeCase cases[] = {{{1, 1000, 4097}, BiasMode::per_column, 0.05f, 0.f, 1, 0},
+                              {{16, 129, 129}, BiasMode::per_row, 0.25f, 0.5f, 1, 1},
+                              {{7, 4097, 1000}, BiasMode::per_column, 0.1f, -1.25f, 2, 0},
+                              {{5, 300, 1000}, BiasMode::per_row, 0.1f, 0.75f, 1, 3},
+                              {{3, 100, 0}, BiasMode::per_column, 1.f, 0.5f, 2, 1}};
+  swapped_with_bias_gelu_and_source<Sm90GemmConfig<BF16, R, C, 64, 16, 128, 8, Sm90Schedule::pingpong>>(
+      Sm90TileClass::decode, cases, 300);
 }
 
 // Which problems Sm90AutoGemm sends to the decode classes (no GPU needed): m <= 16 to decode, 33 to
