@@ -117,6 +117,11 @@ namespace detail {
 template <class T, class LayoutA, class LayoutB, int BM, int BN, int Stages,
           Sm90Schedule S = Sm90Schedule::cooperative>
 using Sm90TileConfig = Sm90GemmConfig<T, LayoutA, LayoutB, BM, BN, 128 / int(sizeof(T)), Stages, S>;
+// BK spans two swizzle rows (128 16-bit elements, 64 floats): half the stages and barrier round
+// trips for the same bytes in flight, which the bandwidth-bound decode tiles gain from.
+template <class T, class LayoutA, class LayoutB, int BM, int BN, int Stages,
+          Sm90Schedule S = Sm90Schedule::cooperative>
+using Sm90DeepTileConfig = Sm90GemmConfig<T, LayoutA, LayoutB, BM, BN, 256 / int(sizeof(T)), Stages, S>;
 
 // Config with `Stages` stages: its own WithStages where it has one (keeping what it adds), else
 // the Sm90GemmConfig of its parameters.
@@ -180,15 +185,17 @@ inline constexpr bool sm90_tiles_cover =
 //   Small   64 × 128, 8 stages, ping-pong (few-tile problems and m <= 64: each consumer warpgroup
 //           takes its own work unit, so one's partial-tile fixup overlaps the other's
 //           mainloop; 3-10 % more TB/s than the cooperative 64-row tile, bench/RESULTS.md);
-//   Decode  m <= 16 with A row-major: A and B swapped, 64 weight rows × 16 tokens, 16 stages,
-//           ping-pong, plain transposed stores (thirteenth session: streamed decode 0.91-1.24× of
-//           cuBLAS against 0.78-0.99× for Small);
-//   DecodeWide  32 < m <= 64, the same swap on 64 weight rows × 64 tokens, 10 stages, ping-pong
-//           (fifteenth session, m 48/64 streamed: better than Small at 6 of 8 shapes, worse at
-//           m <= 32, where Small keeps them).
+//   Decode  m <= 16 with A row-major: A and B swapped, 64 weight rows × 16 tokens, BK two
+//           swizzle rows, 8 stages, ping-pong, plain transposed stores (thirteenth session:
+//           streamed decode 0.91-1.24× of cuBLAS against 0.78-0.99× for Small; sixteenth: BK 128
+//           x 8 stages 0.99-1.03× streamed against 0.95-1.06× for BK 64 x 16);
+//   DecodeWide  32 < m <= 64, the same swap on 64 weight rows × 64 tokens, BK two swizzle rows,
+//           5 stages, ping-pong (fifteenth session, m 48/64 streamed: better than Small at 6 of 8
+//           shapes, worse at m <= 32, where Small keeps them).
 // Stage counts are the most each takes (192 KB of operands; Medium's to be tuned from
 // bench/RESULTS.md): Sm90AutoGemm runs a configuration with fewer where the epilogue's staging for
-// TD leaves less of the 227 KB. BK is 64 for half and bfloat16, 32 for float (tf32).
+// TD leaves less of the 227 KB. BK is 64 for half and bfloat16, 32 for float (tf32), twice that
+// for the decode tiles.
 template <class T, class LayoutA = RowMajor, class LayoutB = ColumnMajor>
 struct Sm90Tiles {
   static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, float>,
@@ -205,8 +212,8 @@ struct Sm90Tiles {
   static constexpr bool kDecode =
       std::is_same_v<LayoutA, RowMajor> && (!std::is_same_v<T, float> || std::is_same_v<LayoutB, ColumnMajor>);
   using DecodeLayoutA = std::conditional_t<std::is_same_v<LayoutB, ColumnMajor>, RowMajor, ColumnMajor>;  // B^T
-  using Decode = detail::Sm90TileConfig<T, DecodeLayoutA, ColumnMajor, 64, 16, 16, Sm90Schedule::pingpong>;
-  using DecodeWide = detail::Sm90TileConfig<T, DecodeLayoutA, ColumnMajor, 64, 64, 10, Sm90Schedule::pingpong>;
+  using Decode = detail::Sm90DeepTileConfig<T, DecodeLayoutA, ColumnMajor, 64, 16, 8, Sm90Schedule::pingpong>;
+  using DecodeWide = detail::Sm90DeepTileConfig<T, DecodeLayoutA, ColumnMajor, 64, 64, 5, Sm90Schedule::pingpong>;
   static constexpr int kDecodeWideMinRows = 33;
 };
 

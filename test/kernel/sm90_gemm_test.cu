@@ -255,7 +255,7 @@ TEST(Sm90GemmDecode, AutoGemmTakesTheDecodeClassWhereTmaAllows) {
   EXPECT_EQ(st.code(), StatusCode::misaligned_leading_dim) << st.message();
   EXPECT_NE(st.message().find("lda (4100)"), std::string::npos) << st.message();
   EXPECT_NE(Auto::config_name(Sm90TileClass::decode).find("A and B swapped"), std::string::npos);
-  EXPECT_NE(Auto::config_name(Sm90TileClass::decode_wide).find("A and B swapped, ping-pong 64x64x64"),
+  EXPECT_NE(Auto::config_name(Sm90TileClass::decode_wide).find("A and B swapped, ping-pong 64x64x128"),
             std::string::npos);
 }
 
