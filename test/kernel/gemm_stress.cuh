@@ -5,7 +5,9 @@
 //
 //   operands generated on the GPU from (seed, index); D's allocation poisoned (every byte 0xFF:
 //   NaN, or -1 for int32), C's values written into D's windows when C aliases D;
-//   can_implement, workspace_size, initialize, run;
+//   can_implement, workspace_size, initialize, run (every odd-numbered problem with programmatic
+//   dependent launch where the GEMM takes launch options: right after the kernels that fill its
+//   operands, which a GEMM reading before its griddepcontrol.wait could see half written);
 //   ran:     every element of D against a double reference (gemm_stress_check.cuh), within
 //            eps_out·|want| + acc·|alpha|·Σ|a·b| + 2^-22·(|alpha·Σa·b| + |beta·c|) + 1e-6: the
 //            output's rounding (half an ulp), the fp32 accumulation of products that are exact in
@@ -92,6 +94,7 @@ struct Stats {
   std::string test;  // the GoogleTest name, for the replay line
   long long problems = 0, ran = 0, ran_breaking_rule = 0, refused = 0, failed = 0;
   long long elements = 0, guard_cells = 0;
+  long long with_pdl = 0;  // run with LaunchOptions::programmatic_dependent_launch (the Ampere kernels ignore it)
   std::map<std::string, long long> refusals;  // reason (numbers as #) -> count
   std::map<std::string, long long> ran_on;    // GEMM (and tile class) -> problems
 };
@@ -230,7 +233,18 @@ bool run_problem(Problem const& p, const char* gemm_name, bool element_alignment
   const size_t ws_bytes = can ? G::workspace_size(args) : 0;
   void* ws = ws_bytes > 0 ? buf.workspace.get(ws_bytes) : nullptr;
   const Status init = gemm.initialize(args, ws, ws_bytes);
-  const Status run = gemm.run();  // after a refused initialize: must refuse too, launching nothing
+  // Every other problem of a kernel that takes launch options runs with programmatic dependent
+  // launch: it may start while the kernels that just filled A, B, C and D's guard cells drain, and
+  // must not read or write before they are done (griddepcontrol.wait).
+  Status run;  // after a refused initialize: must refuse too, launching nothing
+  if constexpr (requires { gemm.run(cudaStream_t{}, LaunchOptions{}); }) {
+    LaunchOptions options;
+    options.programmatic_dependent_launch = p.index % 2 == 1;
+    run = gemm.run(nullptr, options);
+    stats.with_pdl += options.programmatic_dependent_launch && bool(init);
+  } else {
+    run = gemm.run();
+  }
   const bool accepted = bool(init);
   if (bool(can) != accepted)
     failure += "can_implement (" + (can ? std::string("ok") : can.message()) + ") and initialize (" +
@@ -317,6 +331,7 @@ inline void print_summary(const char* test, Settings const& s, Stats const& st, 
               "guard cells checked %lld\n",
               st.ran, st.ran_breaking_rule, st.elements, st.guard_cells);
   for (auto const& [gemm, count] : st.ran_on) std::printf("[stress]     %7lld on %s\n", count, gemm.c_str());
+  std::printf("[stress]   launched with programmatic dependent launch %lld\n", st.with_pdl);
   std::printf("[stress]   refusals %lld\n", st.refused);
   for (auto const& [reason, count] : st.refusals) std::printf("[stress]     %7lld %s\n", count, reason.c_str());
   std::printf("[stress]   failures %lld, %.1f s\n", st.failed, seconds);
