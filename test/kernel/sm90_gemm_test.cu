@@ -10,7 +10,8 @@
 //    multicast the operand they share (K-major and MN-major boxes);
 //  - decode: Sm90Tiles' decode configurations (m <= 16 and the wide one up to 64) on the swapped
 //    problem with transposed stores, a bias per row and per column and GELU, beta, batches,
-//    split-K, K = 0.
+//    split-K, K = 0; tf32's decode tile on the plain problem;
+//  - BK of two swizzle rows (128 16-bit elements): K-major with a cluster, MN-major ping-pong.
 // (One translation unit: each costs CI ~13 s before its first kernel.)
 #include <kernel/sm90_auto_gemm.hpp>  // Sm90Tiles (the decode configuration)
 
@@ -206,15 +207,12 @@ TEST(Sm90GemmDecode, WideSwappedWithBiasGeluAndSource) {
   swapped_with_bias_gelu_and_source<Sm90Tiles<BF16>::DecodeWide>(Sm90TileClass::decode_wide, cases, 160);
 }
 
-// The decode tile with BK 128 (8 stages of 20 KB): the decode class's problem, as above.
-TEST(Sm90GemmDecode, DeepKSwappedWithBiasGeluAndSource) {
-  const DecodeCase cases[] = {{{1, 1000, 4097}, BiasMode::per_column, 0.05f, 0.f, 1, 0},
-                              {{16, 129, 129}, BiasMode::per_row, 0.25f, 0.5f, 1, 1},
-                              {{7, 4097, 1000}, BiasMode::per_column, 0.1f, -1.25f, 2, 0},
-                              {{5, 300, 1000}, BiasMode::per_row, 0.1f, 0.75f, 1, 3},
-                              {{3, 100, 0}, BiasMode::per_column, 1.f, 0.5f, 2, 1}};
-  swapped_with_bias_gelu_and_source<Sm90GemmConfig<BF16, R, C, 64, 16, 128, 8, Sm90Schedule::pingpong>>(
-      Sm90TileClass::decode, cases, 300);
+// tf32's decode tile: BK of two swizzle rows is 64 floats (two K atoms of 32 a stage), on the
+// problem as given (no swap), with plain stores for its 16-column tile.
+TEST(Sm90GemmDecode, Tf32DecodeTileDeepK) {
+  static_assert(Sm90Tiles<float>::Decode::BK == 64);
+  sm90_sweep<Sm90GemmKernel<Sm90Tiles<float>::Decode, float, LinearCombination, Sm90Store::plain>>(310,
+                                                                                                   "tf32 decode tile");
 }
 
 // Which problems Sm90AutoGemm sends to the decode classes (no GPU needed): m <= 16 to decode, 33 to
