@@ -1,8 +1,9 @@
 // wgmma_svg_sm90: draws the pictures of docs/atoms.md's Hopper part with Strata's own SVG code
 // (layout/svg.hpp), from the atoms' and shared-memory helpers' own layouts:
 //
-//   wgmma_svg_sm90 docs/images      writes the accumulator TV layout of m64nNk16 (N = 16) and the
-//                                   shared-memory swizzle atoms, K- and MN-major, every swizzle
+//   wgmma_svg_sm90 docs/images      writes the accumulator TV layout of m64nNk16 (N = 16), the
+//                                   shared-memory swizzle atoms, K- and MN-major, every swizzle,
+//                                   and a K-major stage of BK = 128 (two atoms along K)
 //
 // The atoms are drawn in 16-byte chunks (the unit a swizzle moves), each cell labelled with the
 // chunk it lands in and coloured by that chunk modulo 8: in a column of a swizzled atom all eight
@@ -10,6 +11,7 @@
 // the example test does), it lists what it would write. Host code only; no GPU needed.
 #include <atom/gmma_desc_sm90.hpp>
 #include <atom/mma_sm90.hpp>
+#include <collective/sm90_operand.hpp>
 #include <layout/svg.hpp>
 
 #include <fstream>
@@ -53,5 +55,10 @@ int main(int argc, char** argv) {
   write_atom<GmmaMajor::MN, GmmaSwizzle::sw32>(dir, "sm90_smem_mn_major_sw32_chunks.svg");
   write_atom<GmmaMajor::MN, GmmaSwizzle::sw64>(dir, "sm90_smem_mn_major_sw64_chunks.svg");
   write_atom<GmmaMajor::MN, GmmaSwizzle::sw128>(dir, "sm90_smem_mn_major_sw128_chunks.svg");
+  // A K-major stage of 16 rows by BK = 128 bf16 (the decode tile's B): K chunks 0-7 in the first
+  // atom (offsets 0-127 in chunks), 8-15 in the second, which starts after all 16 rows of the first.
+  write(dir, "sm90_smem_k_major_bk128_stage_chunks.svg", [](std::ostream& os) {
+    print_svg(os, upcast<8>(typename Sm90Operand<__nv_bfloat16, GmmaMajor::K, 16, 128>::SmemLayout{}), 8);
+  });
   return 0;
 }
