@@ -143,16 +143,23 @@ STRATA_HD void for_each(T const& t, F&& f) {
   }(std::make_index_sequence<rank_v<T>>{});
 }
 
+namespace detail {
+// fold from element I on: recursion on the index, so no tuple of the remaining elements is built
+// (and instantiated) at each step.
+template <std::size_t I, class T, class V, class F>
+STRATA_HD auto fold_from(T const& t, V const& acc, F& f) {
+  if constexpr (I == std::size_t(rank_v<T>)) {
+    return acc;
+  } else {
+    return fold_from<I + 1>(t, f(acc, get<I>(t)), f);
+  }
+}
+}  // namespace detail
+
 // fold(t, init, f) == f(...f(f(init, t[0]), t[1])..., t[n-1])
 template <Tuple T, class V, class F>
 STRATA_HD auto fold(T const& t, V const& init, F&& f) {
-  if constexpr (rank_v<T> == 0) {
-    return init;
-  } else {
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return fold(make_tuple(get<Is + 1>(t)...), f(init, get<0>(t)), f);
-    }(std::make_index_sequence<rank_v<T> - 1>{});
-  }
+  return detail::fold_from<0>(t, init, f);
 }
 
 // tuple_cat(a, b, ...) holds the elements of a, then of b, ...
