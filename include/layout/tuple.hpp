@@ -76,17 +76,27 @@ struct tuple_element<0, tuple<T0, Ts...>> {
 
 // get<I>(t): the I-th element; get<I, J...>(t) == get<J...>(get<I>(t)). On a non-tuple, get<0> is
 // the value itself, so rank-1 things can be treated uniformly.
+namespace detail {
+// The leaf of index I, its type deduced from the tuple's one base with that index (no recursive
+// tuple_element per access).
+template <std::size_t I, class T, bool E>
+STRATA_HD decltype(auto) leaf_get(TupleLeaf<I, T, E> const& leaf) {
+  return leaf.get();
+}
+template <std::size_t I, class T, bool E>
+STRATA_HD decltype(auto) leaf_get(TupleLeaf<I, T, E>& leaf) {
+  return leaf.get();
+}
+}  // namespace detail
 template <std::size_t I, class... Ts>
 STRATA_HD decltype(auto) get(tuple<Ts...> const& t) {
   static_assert(I < sizeof...(Ts), "get: the index must be smaller than the rank of the tuple");
-  using T = typename tuple_element<I, tuple<Ts...>>::type;
-  return static_cast<detail::TupleLeaf<I, T> const&>(t).get();
+  return detail::leaf_get<I>(t);
 }
 template <std::size_t I, class... Ts>
 STRATA_HD decltype(auto) get(tuple<Ts...>& t) {
   static_assert(I < sizeof...(Ts), "get: the index must be smaller than the rank of the tuple");
-  using T = typename tuple_element<I, tuple<Ts...>>::type;
-  return static_cast<detail::TupleLeaf<I, T>&>(t).get();
+  return detail::leaf_get<I>(t);
 }
 template <std::size_t I, class T>
   requires(!Tuple<T>)
