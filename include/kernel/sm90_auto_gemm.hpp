@@ -187,8 +187,8 @@ inline constexpr bool sm90_tiles_cover =
 //           mainloop; 3-10 % more TB/s than the cooperative 64-row tile, bench/RESULTS.md);
 //   Decode  m <= 16 with A row-major: A and B swapped, 64 weight rows × 16 tokens, BK two
 //           swizzle rows, 8 stages, ping-pong, plain transposed stores (thirteenth session:
-//           streamed decode 0.91-1.24× of cuBLAS against 0.78-0.99× for Small; sixteenth: BK 128
-//           x 8 stages 0.99-1.03× streamed against 0.95-1.06× for BK 64 x 16);
+//           streamed decode 0.91-1.24× of cuBLAS against 0.78-0.99× for Small; the deeper BK is
+//           ahead of BK 64 at every shape, sixteenth session);
 //   DecodeWide  32 < m <= 64, the same swap on 64 weight rows × 64 tokens, BK two swizzle rows,
 //           5 stages, ping-pong (fifteenth session, m 48/64 streamed: better than Small at 6 of 8
 //           shapes, worse at m <= 32, where Small keeps them).

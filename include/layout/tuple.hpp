@@ -74,8 +74,6 @@ struct tuple_element<0, tuple<T0, Ts...>> {
   using type = T0;
 };
 
-// get<I>(t): the I-th element; get<I, J...>(t) == get<J...>(get<I>(t)). On a non-tuple, get<0> is
-// the value itself, so rank-1 things can be treated uniformly.
 namespace detail {
 // The leaf of index I, its type deduced from the tuple's one base with that index (no recursive
 // tuple_element per access).
@@ -88,6 +86,9 @@ STRATA_HD decltype(auto) leaf_get(TupleLeaf<I, T, E>& leaf) {
   return leaf.get();
 }
 }  // namespace detail
+
+// get<I>(t): the I-th element; get<I, J...>(t) == get<J...>(get<I>(t)). On a non-tuple, get<0> is
+// the value itself, so rank-1 things can be treated uniformly.
 template <std::size_t I, class... Ts>
 STRATA_HD decltype(auto) get(tuple<Ts...> const& t) {
   static_assert(I < sizeof...(Ts), "get: the index must be smaller than the rank of the tuple");
