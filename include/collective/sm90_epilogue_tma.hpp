@@ -219,10 +219,11 @@ struct Sm90TmaEpilogue {
       } else {
         arch::named_barrier_sync(barrier_id, kThreads);  // nobody writes `buffer` before its store has read it
       }
-      if constexpr (k16Bit) {
-        stage_16bit(p, buffer, acc, s, m0, col0, t);
+      // Most sub-tiles lie inside D and read no C: staged without per-element edge tests.
+      if (!p.reads_source && m0 + kRows <= p.m && col0 + EpiN <= p.n) {
+        stage<false>(p, buffer, acc, s, m0, col0, t);
       } else {
-        stage_float(p, buffer, acc, s, m0, col0, t);
+        stage<true>(p, buffer, acc, s, m0, col0, t);
       }
       arch::fence_proxy_async_shared();  // this thread's shared-memory writes before TMA reads them
       arch::named_barrier_sync(barrier_id, kThreads);
@@ -247,14 +248,28 @@ struct Sm90TmaEpilogue {
   }
 
  private:
-  // The functor on an element, or 0 past the output's edges (TMA does not store those).
+  // The functor on an element; kGeneral: C as read, and 0 past the output's edges (TMA does not
+  // store those); else a sub-tile inside D that reads no C.
+  template <bool kGeneral>
   STRATA_DEVICE static __forceinline__ float apply(Params const& p, float a, float c, int row, int col) {
+    if constexpr (!kGeneral) return float(p.functor(a, 0.f, row, col));
     return row < p.m && col < p.n ? float(p.functor(a, c, row, col)) : 0.f;
+  }
+
+  template <bool kGeneral>
+  STRATA_DEVICE static __forceinline__ void stage(Params const& p, TD* buffer, float const (&acc)[BN / 2], int s,
+                                                  int m0, int col0, int t) {
+    if constexpr (k16Bit) {
+      stage_16bit<kGeneral>(p, buffer, acc, s, m0, col0, t);
+    } else {
+      stage_float<kGeneral>(p, buffer, acc, s, m0, col0, t);
+    }
   }
 
   // 16-bit D: for each 16-column block k, stmatrix x4 writes matrix r = rows 8 (r % 2) .. of the
   // warp, columns 16k + 8 (r / 2) ..: register r is acc[32s + 8k + 2r] and the next, lane 8r + i
   // addresses row i of matrix r. With C, ldmatrix x4 at the same addresses gives C in that layout.
+  template <bool kGeneral>
   STRATA_DEVICE static void stage_16bit(Params const& p, TD* buffer, float const (&acc)[BN / 2], int s, int m0,
                                         int col0, int t) {
     const int warp = t / 32, lane = t % 32;
@@ -266,14 +281,15 @@ struct Sm90TmaEpilogue {
     for (int k = 0; k < EpiN / 16; ++k) {
       TD* row_ptr = buffer + StagingLayout{}(16 * k + 8 * (matrix / 2), addr_row);
       uint32_t source[4] = {0u, 0u, 0u, 0u};
-      if (p.reads_source) arch::ldmatrix<4>(row_ptr, source);
+      if (kGeneral && p.reads_source) arch::ldmatrix<4>(row_ptr, source);
       uint32_t out[4];
       STRATA_UNROLL
       for (int r = 0; r < 4; ++r) {
         const int i = 32 * s + 8 * k + 2 * r;
         const int row = m0 + row_lo + 8 * (r % 2), col = col0 + 16 * k + 8 * (r / 2) + col_in;
         const float2 c = detail::unpack_pair<TD>(source[r]);
-        out[r] = detail::pack_pair<TD>(apply(p, acc[i], c.x, row, col), apply(p, acc[i + 1], c.y, row, col + 1));
+        out[r] = detail::pack_pair<TD>(apply<kGeneral>(p, acc[i], c.x, row, col),
+                                       apply<kGeneral>(p, acc[i + 1], c.y, row, col + 1));
       }
       arch::stmatrix<4>(row_ptr, out);
     }
@@ -281,6 +297,7 @@ struct Sm90TmaEpilogue {
 
   // float D: each pair (acc[4j + 2h], + 1) goes to row 16w + l/4 + 8h, columns 8j + 2(l % 4), + 1,
   // as one 8-byte store (two wavefronts per warp, the least for 256 bytes); C is read from there.
+  template <bool kGeneral>
   STRATA_DEVICE static void stage_float(Params const& p, TD* buffer, float const (&acc)[BN / 2], int s, int m0,
                                         int col0, int t) {
     const int warp = t / 32, lane = t % 32;
@@ -293,9 +310,10 @@ struct Sm90TmaEpilogue {
         const int i = 4 * (s * (EpiN / 8) + b) + 2 * h;
         const int local_row = row_lo + 8 * h, local_col = 8 * b + col_in;
         float2* pair = reinterpret_cast<float2*>(buffer + StagingLayout{}(local_col, local_row));
-        const float2 c = p.reads_source ? *pair : make_float2(0.f, 0.f);
+        const float2 c = kGeneral && p.reads_source ? *pair : make_float2(0.f, 0.f);
         const int row = m0 + local_row, col = col0 + local_col;
-        *pair = make_float2(apply(p, acc[i], c.x, row, col), apply(p, acc[i + 1], c.y, row, col + 1));
+        *pair = make_float2(apply<kGeneral>(p, acc[i], c.x, row, col),
+                            apply<kGeneral>(p, acc[i + 1], c.y, row, col + 1));
       }
     }
   }
