@@ -59,6 +59,10 @@ constexpr const char* sm90_tile_class_name(Sm90TileClass c) {
 // points, to be tuned from the measurements in bench/RESULTS.md.
 inline constexpr double kSm90LargeMinWaves = 1.0;
 inline constexpr double kSm90MediumMinWaves = 1.0;
+// Waves of DecodeWide's tiles (64 weight rows each) up to which decode_wide runs: past one, the
+// small class's tiles, twice as wide in the weights and so half as many, run faster (eighteenth
+// session: m 40 and 64 at n 11008 to 28672, streamed: decode_wide 0.76-1.01 of cuBLAS, small 0.98-1.07).
+inline constexpr double kSm90DecodeWideMaxWaves = 1.0;
 
 // Output tiles of bm × bn over `batches` m × n problems, saturated at the largest long long (so
 // sizes can_implement refuses still choose without overflow).
@@ -72,6 +76,15 @@ constexpr long long sm90_tile_count(long long m, long long n, long long batches,
 }
 
 namespace detail {
+// DecodeWide's tiles of the swapped problem (n weight rows by m tokens), 0 for a set without one.
+template <class Tiles>
+constexpr long long sm90_decode_wide_tiles(long long m, long long n, long long batches) {
+  if constexpr (requires { typename Tiles::DecodeWide; }) {
+    return sm90_tile_count(n, m, batches, Tiles::DecodeWide::BM, Tiles::DecodeWide::BN);
+  } else {
+    return 0;
+  }
+}
 // Rows of A up to which a tile set's DecodeWide runs (0 for a set without one).
 template <class Tiles>
 inline constexpr int sm90_decode_wide_rows = 0;
@@ -88,7 +101,8 @@ inline constexpr int sm90_decode_wide_min_rows<Tiles> = Tiles::kDecodeWideMinRow
 
 // The class of `batches` m × n problems on a GPU of `sm_count` SMs, for the tiles of `Tiles`:
 //   m <= Decode's BN, where the set has a decode configuration (A row-major): decode;
-//   kDecodeWideMinRows <= m <= DecodeWide's BN, where it has that one too: decode_wide;
+//   kDecodeWideMinRows <= m <= DecodeWide's BN, where it has that one too, while its tiles fill at
+//     most kSm90DecodeWideMaxWaves waves: decode_wide;
 //   m <= Small's BM: small (a taller tile spends its MMAs on rows that do not exist);
 //   large once Large's tiles fill kSm90LargeMinWaves waves (the most efficient tile, when every
 //     SM has at least one);
@@ -102,7 +116,8 @@ constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long batc
   using Small = typename Tiles::Small;
   const double sms = sm_count > 0 ? double(sm_count) : 1.0;
   if (Tiles::kDecode && m <= Tiles::Decode::BN) return Sm90TileClass::decode;
-  if (Tiles::kDecode && m >= detail::sm90_decode_wide_min_rows<Tiles> && m <= detail::sm90_decode_wide_rows<Tiles>)
+  if (Tiles::kDecode && m >= detail::sm90_decode_wide_min_rows<Tiles> && m <= detail::sm90_decode_wide_rows<Tiles> &&
+      double(detail::sm90_decode_wide_tiles<Tiles>(m, n, batches)) <= kSm90DecodeWideMaxWaves * sms)
     return Sm90TileClass::decode_wide;
   if (m <= Small::BM) return Sm90TileClass::small;
   if (double(sm90_tile_count(m, n, batches, Large::BM, Large::BN)) >= kSm90LargeMinWaves * sms)
@@ -191,7 +206,8 @@ inline constexpr bool sm90_tiles_cover =
 //           ahead of BK 64 at every shape, sixteenth session);
 //   DecodeWide  32 < m <= 64, the same swap on 64 weight rows × 64 tokens, BK two swizzle rows,
 //           5 stages, ping-pong (fifteenth session, m 48/64 streamed: better than Small at 6 of 8
-//           shapes, worse at m <= 32, where Small keeps them).
+//           shapes, worse at m <= 32, where Small keeps them), while its tiles fit in one wave
+//           (n <= 8448 on 132 SMs; Small is faster past that, eighteenth session).
 // Stage counts are the most each takes (192 KB of operands; Medium's to be tuned from
 // bench/RESULTS.md): Sm90AutoGemm runs a configuration with fewer where the epilogue's staging for
 // TD leaves less of the 227 KB. BK is 64 for half and bfloat16, 32 for float (tf32), twice that

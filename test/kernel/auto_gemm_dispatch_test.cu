@@ -65,8 +65,14 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
       {129, 1000, 1, Sm90TileClass::small},      // 16 medium tiles
       {128, 4096, 1, Sm90TileClass::small},      // 32 medium tiles
       {65, 14336, 1, Sm90TileClass::small},      // one row past DecodeWide's 64 tokens: 112 medium tiles
-      {64, 65536, 1, Sm90TileClass::decode_wide},  // A and B swapped: 64 weight rows by 64 tokens
-      {33, 14336, 1, Sm90TileClass::decode_wide},  // DecodeWide's first row
+      {64, 8192, 1, Sm90TileClass::decode_wide},   // A and B swapped: 128 tiles of 64 weight rows by 64 tokens
+      {64, 8448, 1, Sm90TileClass::decode_wide},   // 132 such tiles: one wave exactly
+      {64, 8449, 1, Sm90TileClass::small},         // 133: past one wave, small's 67 tiles run faster
+      {64, 14336, 1, Sm90TileClass::small},        // 224 DecodeWide tiles, 112 small ones
+      {64, 65536, 1, Sm90TileClass::small},
+      {64, 4096, 2, Sm90TileClass::decode_wide},   // 64 tiles a batch, 128 in all
+      {64, 4096, 3, Sm90TileClass::small},         // 192 in all
+      {33, 4096, 1, Sm90TileClass::decode_wide},   // DecodeWide's first row
       {32, 14336, 1, Sm90TileClass::small},        // below it: small (measured faster there)
       {17, 14336, 1, Sm90TileClass::small},        // one row past Decode's 16 tokens
       {16, 14336, 1, Sm90TileClass::decode},     // A and B swapped: the 16 rows are the kernel's N
