@@ -22,8 +22,9 @@
 // n work; the functor is called only for elements inside the m × n output, and a sub-tile wholly
 // past the edge is skipped (one wholly inside that reads no C is staged without those tests: the
 // tensor cores wait for the staging). One exception: a TMA store clips a row at 16-byte
-// granularity, writing up to the next 16-byte boundary past n (seen on the H200). So D's map ends at n_tma, n rounded
-// down to 16 bytes, and the few columns [n_tma, n) go out as plain stores from the staging buffer.
+// granularity, writing up to the next 16-byte boundary past n (seen on the H200). So D's map ends
+// at n_tma, n rounded down to 16 bytes, and the few columns [n_tma, n) go out as plain stores from
+// the staging buffer.
 // TMA coordinates are never negative (the H200 faults on them).
 //
 // The kernel's part (t: thread within the warpgroup, wg: consumer warpgroup 0 .. kConsumers - 1):
