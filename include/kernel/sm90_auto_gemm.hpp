@@ -63,6 +63,16 @@ inline constexpr double kSm90MediumMinWaves = 1.0;
 // small class's tiles, twice as wide in the weights and so half as many, run faster (eighteenth
 // session: m 40 and 64 at n 11008 to 28672, streamed: decode_wide 0.76-1.01 of cuBLAS, small 0.98-1.07).
 inline constexpr double kSm90DecodeWideMaxWaves = 1.0;
+// Problems of one row of Medium's and Large's tiles (Small::BM < m <= their BM), bound by the
+// weights' bandwidth: the largest tile that leaves no partial second wave runs fastest, idle SMs
+// notwithstanding (nineteenth session, m 128 × k 4096 / 8192, one launch and streamed, of cuBLAS):
+//   large from kSm90OneRowLargeMinWaves waves of its tiles (n 20480, 80 tiles: 0.82-0.98 /
+//     0.85-0.90 against small 0.80-0.93 / 0.74-0.89 and medium 0.71-0.81 / 0.69-0.75; n 28672:
+//     1.08-1.12 / 1.05-1.08 against medium 1.00-1.04 / 0.98-1.03);
+//   medium once Small's tiles exceed kSm90SmallOneRowMaxWaves waves (n 9728 to 16384: 0.99-1.09 /
+//     0.91-1.07 against small 0.75-0.95 / 0.66-0.94; at n 8192, 128 small tiles, small leads).
+inline constexpr double kSm90OneRowLargeMinWaves = 0.6;
+inline constexpr double kSm90SmallOneRowMaxWaves = 1.0;
 
 // Output tiles of bm × bn over `batches` m × n problems, saturated at the largest long long (so
 // sizes can_implement refuses still choose without overflow).
@@ -104,6 +114,8 @@ inline constexpr int sm90_decode_wide_min_rows<Tiles> = Tiles::kDecodeWideMinRow
 //   kDecodeWideMinRows <= m <= DecodeWide's BN, where it has that one too, while its tiles fill at
 //     most kSm90DecodeWideMaxWaves waves: decode_wide;
 //   m <= Small's BM: small (a taller tile spends its MMAs on rows that do not exist);
+//   m <= Medium's and Large's BM (one row of their tiles): large from kSm90OneRowLargeMinWaves
+//     waves of its tiles, else medium once Small's exceed kSm90SmallOneRowMaxWaves, else small;
 //   large once Large's tiles fill kSm90LargeMinWaves waves (the most efficient tile, when every
 //     SM has at least one);
 //   medium once Medium's tiles fill kSm90MediumMinWaves waves;
@@ -120,8 +132,14 @@ constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long batc
       double(detail::sm90_decode_wide_tiles<Tiles>(m, n, batches)) <= kSm90DecodeWideMaxWaves * sms)
     return Sm90TileClass::decode_wide;
   if (m <= Small::BM) return Sm90TileClass::small;
-  if (double(sm90_tile_count(m, n, batches, Large::BM, Large::BN)) >= kSm90LargeMinWaves * sms)
-    return Sm90TileClass::large;
+  const double large_tiles = double(sm90_tile_count(m, n, batches, Large::BM, Large::BN));
+  if (m <= Medium::BM && m <= Large::BM) {
+    if (large_tiles >= kSm90OneRowLargeMinWaves * sms) return Sm90TileClass::large;
+    return double(sm90_tile_count(m, n, batches, Small::BM, Small::BN)) > kSm90SmallOneRowMaxWaves * sms
+               ? Sm90TileClass::medium
+               : Sm90TileClass::small;
+  }
+  if (large_tiles >= kSm90LargeMinWaves * sms) return Sm90TileClass::large;
   if (double(sm90_tile_count(m, n, batches, Medium::BM, Medium::BN)) >= kSm90MediumMinWaves * sms)
     return Sm90TileClass::medium;
   return Sm90TileClass::small;

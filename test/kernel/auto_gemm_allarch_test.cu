@@ -84,7 +84,7 @@ TEST(AutoGemmAllArch, AlignedTakesHopperOnSm90) {
   const Case cases[] = {{{1, 1, 1}, plain},          {{7, 129, 1000}, batched},    {{129, 7, 4097}, plain},
                         {{1000, 1000, 129}, batched}, {{129, 300, 0}, batched},     {{2048, 1200, 129}, plain},
                         {{2048, 600, 300}, batched},  {{1000, 4097, 7}, plain},     {{4097, 2000, 64}, batched},
-                        {{40, 1000, 300}, batched},   {{64, 129, 1000}, plain}};
+                        {{40, 1000, 300}, batched},   {{64, 129, 1000}, plain},     {{100, 9000, 300}, plain}};
   std::set<std::string> kernels;
   uint64_t seed = 900;
   for (const Case& c : cases)

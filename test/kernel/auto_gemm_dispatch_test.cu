@@ -63,8 +63,19 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
       {2048, 1200, 1, Sm90TileClass::medium},    // 80 large, 160 medium
       {1024, 1024, 1, Sm90TileClass::small},     // 64 medium tiles
       {129, 1000, 1, Sm90TileClass::small},      // 16 medium tiles
-      {128, 4096, 1, Sm90TileClass::small},      // 32 medium tiles
-      {65, 14336, 1, Sm90TileClass::small},      // one row past DecodeWide's 64 tokens: 112 medium tiles
+      {128, 4096, 1, Sm90TileClass::small},      // 32 medium tiles, 64 small ones
+      {128, 8192, 1, Sm90TileClass::small},      // 128 small tiles: within a wave
+      {128, 8448, 1, Sm90TileClass::small},      // 132 small tiles: one wave exactly
+      {128, 8449, 1, Sm90TileClass::medium},     // 134 small tiles, 67 medium ones
+      {128, 14336, 1, Sm90TileClass::medium},    // 224 small tiles, 112 medium ones
+      {128, 20224, 1, Sm90TileClass::medium},    // 79 large tiles: below 0.6 of a wave
+      {128, 20480, 1, Sm90TileClass::large},     // 80 large tiles: one row of them from 0.6 of a wave
+      {128, 28672, 1, Sm90TileClass::large},     // 112 large tiles (224 medium ones)
+      {65, 20480, 2, Sm90TileClass::large},      // 80 large tiles in all
+      {65, 14336, 1, Sm90TileClass::medium},     // one row past DecodeWide's 64 tokens: the same tiles
+      {128, 4096, 3, Sm90TileClass::medium},     // 64 small tiles a batch, 192 in all
+      {129, 14336, 1, Sm90TileClass::medium},    // two rows of medium tiles, 224 of them: at least a wave
+      {129, 8192, 1, Sm90TileClass::small},      // 128 medium tiles: below a wave, past one row
       {64, 8192, 1, Sm90TileClass::decode_wide},   // A and B swapped: 128 tiles of 64 weight rows by 64 tokens
       {64, 8448, 1, Sm90TileClass::decode_wide},   // 132 such tiles: one wave exactly
       {64, 8449, 1, Sm90TileClass::small},         // 133: past one wave, small's 67 tiles run faster
