@@ -55,23 +55,29 @@ constexpr const char* sm90_tile_class_name(Sm90TileClass c) {
   }
 }
 
-// Waves of the GPU (output tiles per SM) from which a class's tile is worth its size. Starting
-// points, to be tuned from the measurements in bench/RESULTS.md.
-inline constexpr double kSm90LargeMinWaves = 1.0;
+// When the large tile runs (nineteenth session, bench/RESULTS.md; every configuration runs one CTA
+// per SM, so a wave is a tile per SM): from kSm90LargeMinWaves waves of its tiles (below that the
+// split-K it would take to fill the GPU costs more than medium's whole tiles: 32-64 large tiles
+// 0.70-0.81 of cuBLAS against medium's 0.92-1.11), and only where its whole waves, each
+// kSm90LargeTileTime as long as a wave of medium tiles, take no longer than medium's. So 128 large
+// tiles (one wave) beat medium's 256 (two: 2048³ 1.05-1.11 against 0.96-1.03), and 144 (two
+// waves, the second a partial one) lose to medium's 288 (three: 0.64 against 0.74).
+inline constexpr double kSm90LargeMinWaves = 0.6;
+inline constexpr double kSm90LargeTileTime = 1.8;  // twice the FLOPs, about 10 % more of them per second
+// From this many waves of large tiles the partial last wave no longer decides (1.8 · ceil(w) <=
+// ceil(2w) for every w >= 10): large without comparing.
+inline constexpr long long kSm90LargeAlwaysWaves = 16;
 inline constexpr double kSm90MediumMinWaves = 1.0;
 // Waves of DecodeWide's tiles (64 weight rows each) up to which decode_wide runs: past one, the
 // small class's tiles, twice as wide in the weights and so half as many, run faster (eighteenth
 // session: m 40 and 64 at n 11008 to 28672, streamed: decode_wide 0.76-1.01 of cuBLAS, small 0.98-1.07).
 inline constexpr double kSm90DecodeWideMaxWaves = 1.0;
-// Problems of one row of Medium's and Large's tiles (Small::BM < m <= their BM), bound by the
-// weights' bandwidth: the largest tile that leaves no partial second wave runs fastest, idle SMs
-// notwithstanding (nineteenth session, m 128 × k 4096 / 8192, one launch and streamed, of cuBLAS):
-//   large from kSm90OneRowLargeMinWaves waves of its tiles (n 20480, 80 tiles: 0.82-0.98 /
-//     0.85-0.90 against small 0.80-0.93 / 0.74-0.89 and medium 0.71-0.81 / 0.69-0.75; n 28672:
-//     1.08-1.12 / 1.05-1.08 against medium 1.00-1.04 / 0.98-1.03);
-//   medium once Small's tiles exceed kSm90SmallOneRowMaxWaves waves (n 9728 to 16384: 0.99-1.09 /
-//     0.91-1.07 against small 0.75-0.95 / 0.66-0.94; at n 8192, 128 small tiles, small leads).
-inline constexpr double kSm90OneRowLargeMinWaves = 0.6;
+// Problems of one row of Medium's tiles (Small::BM < m <= Medium::BM), bound by the weights'
+// bandwidth, take medium where the large tile does not run once Small's tiles exceed
+// kSm90SmallOneRowMaxWaves waves: a partial second wave costs more than idle SMs (nineteenth
+// session, m 128 × k 4096, one launch and streamed, of cuBLAS: n 9728 to 16384 medium 0.99-1.09 /
+// 0.91-1.07 against small 0.75-0.95 / 0.66-0.94; at n 8192, 128 small tiles, small leads; large,
+// by the rule above, from n 20480: 0.82-0.98 / 0.85-0.90 there, 1.08-1.12 / 1.05-1.08 at n 28672).
 inline constexpr double kSm90SmallOneRowMaxWaves = 1.0;
 
 // Output tiles of bm × bn over `batches` m × n problems, saturated at the largest long long (so
@@ -86,6 +92,17 @@ constexpr long long sm90_tile_count(long long m, long long n, long long batches,
 }
 
 namespace detail {
+// Waves `tiles` take on `sms` SMs at one tile per SM: ceil(tiles / sms).
+constexpr long long sm90_waves(long long tiles, long long sms) {
+  return tiles / sms + (tiles % sms != 0 ? 1 : 0);
+}
+// Whether the large tile runs (kSm90LargeMinWaves, kSm90LargeTileTime, kSm90LargeAlwaysWaves).
+constexpr bool sm90_large_pays(long long large_tiles, long long medium_tiles, int sm_count) {
+  const long long sms = sm_count > 0 ? sm_count : 1;
+  if (double(large_tiles) < kSm90LargeMinWaves * double(sms)) return false;
+  if (large_tiles / sms >= kSm90LargeAlwaysWaves) return true;
+  return kSm90LargeTileTime * double(sm90_waves(large_tiles, sms)) <= double(sm90_waves(medium_tiles, sms));
+}
 // DecodeWide's tiles of the swapped problem (n weight rows by m tokens), 0 for a set without one.
 template <class Tiles>
 constexpr long long sm90_decode_wide_tiles(long long m, long long n, long long batches) {
@@ -114,10 +131,10 @@ inline constexpr int sm90_decode_wide_min_rows<Tiles> = Tiles::kDecodeWideMinRow
 //   kDecodeWideMinRows <= m <= DecodeWide's BN, where it has that one too, while its tiles fill at
 //     most kSm90DecodeWideMaxWaves waves: decode_wide;
 //   m <= Small's BM: small (a taller tile spends its MMAs on rows that do not exist);
-//   m <= Medium's and Large's BM (one row of their tiles): large from kSm90OneRowLargeMinWaves
-//     waves of its tiles, else medium once Small's exceed kSm90SmallOneRowMaxWaves, else small;
-//   large once Large's tiles fill kSm90LargeMinWaves waves (the most efficient tile, when every
-//     SM has at least one);
+//   large from kSm90LargeMinWaves waves of its tiles where its waves are no slower than medium's
+//     (the most efficient tile: detail::sm90_large_pays);
+//   m <= Medium's BM (one row of its tiles): medium once Small's tiles exceed
+//     kSm90SmallOneRowMaxWaves waves, else small;
 //   medium once Medium's tiles fill kSm90MediumMinWaves waves;
 //   small below that: few tiles, so the smallest one keeps the most SMs busy.
 // K does not enter: every configuration walks K the same way.
@@ -132,15 +149,14 @@ constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long batc
       double(detail::sm90_decode_wide_tiles<Tiles>(m, n, batches)) <= kSm90DecodeWideMaxWaves * sms)
     return Sm90TileClass::decode_wide;
   if (m <= Small::BM) return Sm90TileClass::small;
-  const double large_tiles = double(sm90_tile_count(m, n, batches, Large::BM, Large::BN));
-  if (m <= Medium::BM && m <= Large::BM) {
-    if (large_tiles >= kSm90OneRowLargeMinWaves * sms) return Sm90TileClass::large;
+  const long long medium_tiles = sm90_tile_count(m, n, batches, Medium::BM, Medium::BN);
+  if (detail::sm90_large_pays(sm90_tile_count(m, n, batches, Large::BM, Large::BN), medium_tiles, sm_count))
+    return Sm90TileClass::large;
+  if (m <= Medium::BM)
     return double(sm90_tile_count(m, n, batches, Small::BM, Small::BN)) > kSm90SmallOneRowMaxWaves * sms
                ? Sm90TileClass::medium
                : Sm90TileClass::small;
-  }
-  if (large_tiles >= kSm90LargeMinWaves * sms) return Sm90TileClass::large;
-  if (double(sm90_tile_count(m, n, batches, Medium::BM, Medium::BN)) >= kSm90MediumMinWaves * sms)
+  if (double(medium_tiles) >= kSm90MediumMinWaves * sms)
     return Sm90TileClass::medium;
   return Sm90TileClass::small;
 }

@@ -59,8 +59,15 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
       {4096, 4096, 1, Sm90TileClass::large},     // 512
       {4096, 14336, 1, Sm90TileClass::large},    // 1792
       {4097, 1000, 1, Sm90TileClass::large},     // 33 x 4 = 132: one wave exactly
-      {2048, 2048, 1, Sm90TileClass::medium},    // 128 large tiles, 256 medium ones
-      {2048, 1200, 1, Sm90TileClass::medium},    // 80 large, 160 medium
+      {2048, 2048, 1, Sm90TileClass::large},     // 128 large tiles (one wave), 256 medium ones (two)
+      {2048, 1200, 1, Sm90TileClass::large},     // 80 large (0.6 of a wave), 160 medium (two waves)
+      {2048, 1024, 1, Sm90TileClass::small},     // 64 large tiles, below 0.6 of a wave; 128 medium, below one
+      {2048, 2304, 1, Sm90TileClass::medium},    // 144 large tiles (two waves, 1.8 x 2), 288 medium (three)
+      {2560, 2304, 1, Sm90TileClass::medium},    // 180 large, 360 medium
+      {3072, 3072, 1, Sm90TileClass::medium},    // 288 large (three waves), 576 medium (five)
+      {3072, 4096, 1, Sm90TileClass::large},     // 384 large (three), 768 medium (six)
+      {16896, 16384, 1, Sm90TileClass::large},   // 8448 large tiles: 64 waves, large without comparing
+      {1000, 4097, 1, Sm90TileClass::medium},    // 136 large tiles, 264 medium: two waves of each
       {1024, 1024, 1, Sm90TileClass::small},     // 64 medium tiles
       {129, 1000, 1, Sm90TileClass::small},      // 16 medium tiles
       {128, 4096, 1, Sm90TileClass::small},      // 32 medium tiles, 64 small ones
@@ -71,10 +78,10 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
       {128, 20224, 1, Sm90TileClass::medium},    // 79 large tiles: below 0.6 of a wave
       {128, 20480, 1, Sm90TileClass::large},     // 80 large tiles: one row of them from 0.6 of a wave
       {128, 28672, 1, Sm90TileClass::large},     // 112 large tiles (224 medium ones)
-      {65, 20480, 2, Sm90TileClass::large},      // 80 large tiles in all
+      {65, 20480, 2, Sm90TileClass::medium},     // 160 large tiles (two waves), 320 medium (three)
       {65, 14336, 1, Sm90TileClass::medium},     // one row past DecodeWide's 64 tokens: the same tiles
       {128, 4096, 3, Sm90TileClass::medium},     // 64 small tiles a batch, 192 in all
-      {129, 14336, 1, Sm90TileClass::medium},    // two rows of medium tiles, 224 of them: at least a wave
+      {129, 14336, 1, Sm90TileClass::large},     // 112 large tiles (one wave), 224 medium (two)
       {129, 8192, 1, Sm90TileClass::small},      // 128 medium tiles: below a wave, past one row
       {64, 8192, 1, Sm90TileClass::decode_wide},   // A and B swapped: 128 tiles of 64 weight rows by 64 tokens
       {64, 8448, 1, Sm90TileClass::decode_wide},   // 132 such tiles: one wave exactly
@@ -89,8 +96,9 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
       {16, 14336, 1, Sm90TileClass::decode},     // A and B swapped: the 16 rows are the kernel's N
       {1, 4096, 8, Sm90TileClass::decode},
       {1, 1, 1, Sm90TileClass::decode},
-      {512, 512, 20, Sm90TileClass::large},      // 8 large tiles per batch, 160 in all
-      {512, 512, 12, Sm90TileClass::medium},     // 96 large, 192 medium
+      {512, 512, 20, Sm90TileClass::medium},     // 8 large tiles per batch, 160 in all (two waves), 320 medium
+      {512, 512, 33, Sm90TileClass::large},      // 264 large tiles (two waves), 528 medium (four)
+      {512, 512, 12, Sm90TileClass::large},      // 96 large, 192 medium
       {512, 512, 4, Sm90TileClass::small},       // 64 medium
   };
   for (const Case& c : cases) {
@@ -112,8 +120,14 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
   EXPECT_EQ(sm90_tile_class<NoWide>(16, 14336, 1, sms), Sm90TileClass::decode);
   EXPECT_STREQ(sm90_tile_class_name(Sm90TileClass::decode_wide), "decode_wide");
   static_assert(sm90_swaps_operands(Sm90TileClass::decode_wide) && !sm90_swaps_operands(Sm90TileClass::small));
-  // Fewer SMs make the same problem fill more waves.
-  EXPECT_EQ(sm90_tile_class<Tiles>(2048, 2048, 1, 114), Sm90TileClass::large);
+  // The SM count moves the waves: 60 large tiles are below 0.6 of 132 SMs' wave, one wave of 100.
+  EXPECT_EQ(sm90_tile_class<Tiles>(1536, 1200, 1, 132), Sm90TileClass::small);
+  EXPECT_EQ(sm90_tile_class<Tiles>(1536, 1200, 1, 100), Sm90TileClass::large);
+  // 128 large tiles are one wave on 132 SMs, a wave and a bit on 114 (as are medium's 256: three).
+  EXPECT_EQ(sm90_tile_class<Tiles>(2048, 2048, 1, 114), Sm90TileClass::medium);
+  static_assert(detail::sm90_waves(132, 132) == 1 && detail::sm90_waves(133, 132) == 2 && detail::sm90_waves(0, 7) == 0);
+  static_assert(detail::sm90_large_pays(128, 256, 132) && !detail::sm90_large_pays(144, 288, 132) &&
+                !detail::sm90_large_pays(79, 1000, 132) && detail::sm90_large_pays(80, 160, 132));
   // Sizes can_implement refuses still choose, without overflow.
   constexpr long long big = std::numeric_limits<int>::max();
   EXPECT_EQ(sm90_tile_class<Tiles>(big, big, big, sms), Sm90TileClass::large);
