@@ -67,7 +67,12 @@ inline constexpr double kSm90LargeTileTime = 1.8;  // twice the FLOPs, about 10 
 // From this many waves of large tiles the partial last wave no longer decides (1.8 · ceil(w) <=
 // ceil(2w) for every w >= 10): large without comparing.
 inline constexpr long long kSm90LargeAlwaysWaves = 16;
-inline constexpr double kSm90MediumMinWaves = 1.0;
+// Waves of medium tiles from which medium runs past one row of them (below, small, with its split
+// K): 0.9, so 120-128 tiles, nearly a wave, take it (nineteenth session: medium 0.99-1.23 of cuBLAS
+// against small's 0.81-1.10 at 2048 × 1024 × 1024 / 4096, 1024 × 2048 × 4096, 1536 × 1200 × 2048;
+// at 64 tiles small leads where K is short, 1.12-1.19 against 0.86-0.89 at K 512 / 1024, and
+// trails at K 8192, 0.89-0.91 against 0.99-1.03).
+inline constexpr double kSm90MediumMinWaves = 0.9;
 // Waves of DecodeWide's tiles (64 weight rows each) up to which decode_wide runs: past one, the
 // small class's tiles, twice as wide in the weights and so half as many, run faster (eighteenth
 // session: m 40 and 64 at n 11008 to 28672, streamed: decode_wide 0.76-1.01 of cuBLAS, small 0.98-1.07).

@@ -61,7 +61,8 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
       {4097, 1000, 1, Sm90TileClass::large},     // 33 x 4 = 132: one wave exactly
       {2048, 2048, 1, Sm90TileClass::large},     // 128 large tiles (one wave), 256 medium ones (two)
       {2048, 1200, 1, Sm90TileClass::large},     // 80 large (0.6 of a wave), 160 medium (two waves)
-      {2048, 1024, 1, Sm90TileClass::small},     // 64 large tiles, below 0.6 of a wave; 128 medium, below one
+      {2048, 1024, 1, Sm90TileClass::medium},    // 64 large tiles, below 0.6 of a wave; 128 medium, from 0.9
+      {1408, 1280, 1, Sm90TileClass::small},     // 11 x 10 = 110 medium tiles: below 0.9 of a wave
       {2048, 2304, 1, Sm90TileClass::medium},    // 144 large tiles (two waves, 1.8 x 2), 288 medium (three)
       {2560, 2304, 1, Sm90TileClass::medium},    // 180 large, 360 medium
       {3072, 3072, 1, Sm90TileClass::medium},    // 288 large (three waves), 576 medium (five)
@@ -82,7 +83,8 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
       {65, 14336, 1, Sm90TileClass::medium},     // one row past DecodeWide's 64 tokens: the same tiles
       {128, 4096, 3, Sm90TileClass::medium},     // 64 small tiles a batch, 192 in all
       {129, 14336, 1, Sm90TileClass::large},     // 112 large tiles (one wave), 224 medium (two)
-      {129, 8192, 1, Sm90TileClass::small},      // 128 medium tiles: below a wave, past one row
+      {129, 8192, 1, Sm90TileClass::medium},     // 128 medium tiles past one row: from 0.9 of a wave
+      {129, 7000, 1, Sm90TileClass::small},      // 110 medium tiles: below 0.9 of a wave
       {64, 8192, 1, Sm90TileClass::decode_wide},   // A and B swapped: 128 tiles of 64 weight rows by 64 tokens
       {64, 8448, 1, Sm90TileClass::decode_wide},   // 132 such tiles: one wave exactly
       {64, 8449, 1, Sm90TileClass::small},         // 133: past one wave, small's 67 tiles run faster
@@ -120,8 +122,9 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
   EXPECT_EQ(sm90_tile_class<NoWide>(16, 14336, 1, sms), Sm90TileClass::decode);
   EXPECT_STREQ(sm90_tile_class_name(Sm90TileClass::decode_wide), "decode_wide");
   static_assert(sm90_swaps_operands(Sm90TileClass::decode_wide) && !sm90_swaps_operands(Sm90TileClass::small));
-  // The SM count moves the waves: 60 large tiles are below 0.6 of 132 SMs' wave, one wave of 100.
-  EXPECT_EQ(sm90_tile_class<Tiles>(1536, 1200, 1, 132), Sm90TileClass::small);
+  // The SM count moves the waves: 60 large tiles are below 0.6 of 132 SMs' wave (medium's 120 run),
+  // one wave of 100.
+  EXPECT_EQ(sm90_tile_class<Tiles>(1536, 1200, 1, 132), Sm90TileClass::medium);
   EXPECT_EQ(sm90_tile_class<Tiles>(1536, 1200, 1, 100), Sm90TileClass::large);
   // 128 large tiles are one wave on 132 SMs, a wave and a bit on 114 (as are medium's 256: three).
   EXPECT_EQ(sm90_tile_class<Tiles>(2048, 2048, 1, 114), Sm90TileClass::medium);
