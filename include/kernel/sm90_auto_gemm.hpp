@@ -58,14 +58,15 @@ constexpr const char* sm90_tile_class_name(Sm90TileClass c) {
 // When the large tile runs (nineteenth session, bench/RESULTS.md; every configuration runs one CTA
 // per SM, so a wave is a tile per SM): from kSm90LargeMinWaves waves of its tiles (below that the
 // split-K it would take to fill the GPU costs more than medium's whole tiles: 32-64 large tiles
-// 0.70-0.81 of cuBLAS against medium's 0.92-1.11), and only where its whole waves, each
-// kSm90LargeTileTime as long as a wave of medium tiles, take no longer than medium's. So 128 large
-// tiles (one wave) beat medium's 256 (two: 2048³ 1.05-1.11 against 0.96-1.03), and 144 (two
-// waves, the second a partial one) lose to medium's 288 (three: 0.64 against 0.74).
+// 0.70-0.81 of cuBLAS against medium's 0.92-1.11), and only where its whole waves take no longer
+// than medium's, a large tile taking kSm90LargeTimePerFlop of the time per FLOP a medium one takes
+// (so a wave of 128 × 256 tiles lasts 1.8 waves of 128 × 128 ones). So 128 large tiles (one wave)
+// beat medium's 256 (two: 2048³ 1.05-1.11 against 0.96-1.03), and 144 (two waves, the second a
+// partial one) lose to medium's 288 (three: 0.64 against 0.74).
 inline constexpr double kSm90LargeMinWaves = 0.6;
-inline constexpr double kSm90LargeTileTime = 1.8;  // twice the FLOPs, about 10 % more of them per second
-// From this many waves of large tiles the partial last wave no longer decides (1.8 · ceil(w) <=
-// ceil(2w) for every w >= 10): large without comparing.
+inline constexpr double kSm90LargeTimePerFlop = 0.9;
+// From this many waves of large tiles the partial last wave no longer decides (0.9 a · ceil(w) <=
+// ceil(a w) for every w >= 10, a the tiles' area ratio): large without comparing.
 inline constexpr long long kSm90LargeAlwaysWaves = 16;
 // Waves of medium tiles from which medium runs past one row of them (below, small, with its split
 // K): 0.9, so 120-128 tiles, nearly a wave, take it (nineteenth session: medium 0.99-1.23 of cuBLAS
@@ -101,12 +102,14 @@ namespace detail {
 constexpr long long sm90_waves(long long tiles, long long sms) {
   return tiles / sms + (tiles % sms != 0 ? 1 : 0);
 }
-// Whether the large tile runs (kSm90LargeMinWaves, kSm90LargeTileTime, kSm90LargeAlwaysWaves).
-constexpr bool sm90_large_pays(long long large_tiles, long long medium_tiles, int sm_count) {
+// Whether the large tile runs (kSm90LargeMinWaves, kSm90LargeTimePerFlop, kSm90LargeAlwaysWaves);
+// `area_ratio`: a large tile's elements over a medium one's.
+constexpr bool sm90_large_pays(long long large_tiles, long long medium_tiles, int sm_count, double area_ratio = 2.0) {
   const long long sms = sm_count > 0 ? sm_count : 1;
   if (double(large_tiles) < kSm90LargeMinWaves * double(sms)) return false;
   if (large_tiles / sms >= kSm90LargeAlwaysWaves) return true;
-  return kSm90LargeTileTime * double(sm90_waves(large_tiles, sms)) <= double(sm90_waves(medium_tiles, sms));
+  return kSm90LargeTimePerFlop * area_ratio * double(sm90_waves(large_tiles, sms)) <=
+         double(sm90_waves(medium_tiles, sms));
 }
 // DecodeWide's tiles of the swapped problem (n weight rows by m tokens), 0 for a set without one.
 template <class Tiles>
@@ -155,7 +158,9 @@ constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long batc
     return Sm90TileClass::decode_wide;
   if (m <= Small::BM) return Sm90TileClass::small;
   const long long medium_tiles = sm90_tile_count(m, n, batches, Medium::BM, Medium::BN);
-  if (detail::sm90_large_pays(sm90_tile_count(m, n, batches, Large::BM, Large::BN), medium_tiles, sm_count))
+  constexpr double area_ratio = double(Large::BM * Large::BN) / double(Medium::BM * Medium::BN);
+  if (detail::sm90_large_pays(sm90_tile_count(m, n, batches, Large::BM, Large::BN), medium_tiles, sm_count,
+                              area_ratio))
     return Sm90TileClass::large;
   if (m <= Medium::BM)
     return double(sm90_tile_count(m, n, batches, Small::BM, Small::BN)) > kSm90SmallOneRowMaxWaves * sms

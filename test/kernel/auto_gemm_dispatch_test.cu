@@ -131,6 +131,8 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
   static_assert(detail::sm90_waves(132, 132) == 1 && detail::sm90_waves(133, 132) == 2 && detail::sm90_waves(0, 7) == 0);
   static_assert(detail::sm90_large_pays(128, 256, 132) && !detail::sm90_large_pays(144, 288, 132) &&
                 !detail::sm90_large_pays(79, 1000, 132) && detail::sm90_large_pays(80, 160, 132));
+  // A set whose Large and Medium tiles are the same size: large wherever it runs at all.
+  static_assert(detail::sm90_large_pays(144, 144, 132, 1.0) && !detail::sm90_large_pays(144, 288, 132, 2.0));
   // Sizes can_implement refuses still choose, without overflow.
   constexpr long long big = std::numeric_limits<int>::max();
   EXPECT_EQ(sm90_tile_class<Tiles>(big, big, big, sms), Sm90TileClass::large);
