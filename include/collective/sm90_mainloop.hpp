@@ -75,17 +75,26 @@ struct Sm90Mainloop {
   static constexpr uint32_t consumer_arrivals(int writers) { return uint32_t(4 * kReadersPerStage * writers); }
   static constexpr int kWriters = Config::ClusterM + Config::ClusterN - 1;
 
+  // Which operands a load issues (bit mask).
+  static constexpr unsigned kLoadA = 1, kLoadB = 2, kLoadBoth = kLoadA | kLoadB;
+
   // Producer: the K tiles [k_begin, k_end) of the output tile at rows m0, columns n0, from batch
-  // batch_a of A and batch_b of B.
+  // batch_a of A and batch_b of B; of the operands in `parts`. A stage is taken (acquired, all its
+  // bytes expected) when `take`; a load with take == false fills in the other operands of stages
+  // an earlier load of the same K tiles took (a stage is full once both operands have landed).
   STRATA_DEVICE static void load(Pipeline const& pipe, State& state, SharedStorage& smem, CUtensorMap const* tma_a,
                                  CUtensorMap const* tma_b, Sm90ClusterPosition const& at, int m0, int n0, int batch_a,
-                                 int batch_b, int k_begin, int k_end) {
+                                 int batch_b, int k_begin, int k_end, unsigned parts = kLoadBoth, bool take = true) {
     for (int kt = k_begin; kt < k_end; ++kt) {
-      pipe.producer_acquire(state);
-      pipe.producer_expect(state, kStageBytes);
+      if (take) {
+        pipe.producer_acquire(state);
+        pipe.producer_expect(state, kStageBytes);
+      }
       uint64_t* full = pipe.full_barrier(state);
-      load_boxes<OperandA, Config::ClusterN>(tma_a, full, smem.a[state.index], at.n, at.mask_a, m0, kt * BK, batch_a);
-      load_boxes<OperandB, Config::ClusterM>(tma_b, full, smem.b[state.index], at.m, at.mask_b, n0, kt * BK, batch_b);
+      if (parts & kLoadA)
+        load_boxes<OperandA, Config::ClusterN>(tma_a, full, smem.a[state.index], at.n, at.mask_a, m0, kt * BK, batch_a);
+      if (parts & kLoadB)
+        load_boxes<OperandB, Config::ClusterM>(tma_b, full, smem.b[state.index], at.m, at.mask_b, n0, kt * BK, batch_b);
       state.advance();
     }
   }

@@ -50,6 +50,13 @@ struct GemmArguments {
   int raster_group = 8;
 };
 
+// When the next kernel of the stream, launched with programmatic dependent launch, may start
+// (griddepcontrol.launch_dependents). at_exit: once this kernel's CTAs exit. after_loads: once
+// every CTA has issued its last operand load, so the next kernel's set-up and the loads of its
+// independent operands overlap this kernel's last MMAs and epilogue. automatic: at_exit for
+// Gemm<Kernel>; for the tile sets' dispatch (Sm90AutoGemm), the choice measured best for the class.
+enum class PdlTrigger { automatic, at_exit, after_loads };
+
 // How a prepared GEMM is launched, beyond its own launch shape.
 struct LaunchOptions {
   // Programmatic dependent launch (Hopper kernels): the kernel may start while the previous kernel
@@ -58,6 +65,15 @@ struct LaunchOptions {
   // The previous kernel's tail and this launch's latency then overlap. Ampere kernels ignore it
   // and launch as usual (they cannot wait on the grid before them).
   bool programmatic_dependent_launch = false;
+  // With programmatic dependent launch: operands that the kernels before this one in the stream do
+  // not write (a model's weights, written long before), which the Hopper kernels then start loading
+  // into their first pipeline stages before the previous kernel's results are visible. Declaring
+  // an operand the previous kernel does write gives wrong results. Without PDL they change nothing.
+  // The dispatch (Sm90AutoGemm) uses them where that was measured faster, with pdl_trigger automatic.
+  bool a_independent = false;
+  bool b_independent = false;
+  // When a following kernel of the stream may start (Hopper kernels; PdlTrigger).
+  PdlTrigger pdl_trigger = PdlTrigger::automatic;
 };
 
 }  // namespace strata

@@ -45,6 +45,26 @@ constexpr bool sm90_swaps_operands(Sm90TileClass c) {
   return c == Sm90TileClass::decode || c == Sm90TileClass::decode_wide;
 }
 
+// The launch options class c's kernel runs with, from the caller's: the operands called
+// independent are the caller's A and B, so they trade places for the swapped classes. With
+// pdl_trigger automatic, the decode classes let the next kernel start after their last loads and
+// load their independent operands before griddepcontrol.wait (weights independent, streamed: 9 of
+// 11 decode shapes 1–15 % faster, two 1–3 % slower); the other classes let it start at exit and
+// load nothing early (either cost them 2–11 %; bench/RESULTS.md, twentieth session). An explicit
+// trigger is kept, with the independent operands as given.
+constexpr LaunchOptions sm90_launch_options(Sm90TileClass c, LaunchOptions o) {
+  if (sm90_swaps_operands(c)) {
+    const bool a = o.a_independent;
+    o.a_independent = o.b_independent;
+    o.b_independent = a;
+  }
+  if (o.pdl_trigger == PdlTrigger::automatic) {
+    o.pdl_trigger = sm90_swaps_operands(c) ? PdlTrigger::after_loads : PdlTrigger::at_exit;
+    if (!sm90_swaps_operands(c)) o.a_independent = o.b_independent = false;
+  }
+  return o;
+}
+
 constexpr const char* sm90_tile_class_name(Sm90TileClass c) {
   switch (c) {
     case Sm90TileClass::small: return "small";
@@ -376,10 +396,11 @@ class Sm90AutoGemm {
     return s;
   }
 
-  // Runs the prepared GEMM on `stream`.
+  // Runs the prepared GEMM on `stream`, with `options` as sm90_launch_options makes them.
   Status run(cudaStream_t stream = nullptr, LaunchOptions const& options = {}) const {
     if (chosen_ < 0) return {StatusCode::not_initialized, "run() before a successful initialize()"};
-    return visit(chosen(), [&](auto* g) { return g->run(stream, options); }, gemms_);
+    const LaunchOptions o = sm90_launch_options(chosen(), options);
+    return visit(chosen(), [&](auto* g) { return g->run(stream, o); }, gemms_);
   }
 
   // initialize + run.

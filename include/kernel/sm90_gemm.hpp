@@ -107,6 +107,8 @@ struct Sm90GemmKernel {
     Sm90WorkPlan plan;               // the units of the clusters (one CTA each without clusters)
     typename PartialSums::Workspace workspace;
     int clusters;                    // the grid, in clusters
+    unsigned early_operands;         // Mainloop::kLoad* bits loaded before griddepcontrol.wait (launch() sets them)
+    bool trigger_after_loads;        // PdlTrigger::after_loads (launch() sets it)
   };
 
   static auto entry() { return &sm90_gemm_kernel<Sm90GemmKernel>; }
@@ -133,25 +135,17 @@ struct Sm90GemmKernel {
       __syncthreads();
     // Programmatic dependent launch: the set-up above may overlap the previous kernel of the
     // stream; no thread reads or writes global memory (operands, C, D, workspace) before that
-    // kernel's results are visible (a no-op for a launch without the attribute). The next kernel
-    // is let start when this one's CTAs exit (no explicit launch_dependents): triggering here
-    // instead cost 5-20 % streamed on the small class (bench/RESULTS.md, fifteenth session).
-    arch::griddepcontrol_wait();
+    // kernel's results are visible (griddepcontrol.wait, a no-op for a launch without the
+    // attribute), but the operands it does not write (p.early_operands) may fill the first stages.
     typename Mainloop::Pipeline pipe{smem.mainloop.pipeline, at.writers};
     typename Mainloop::State state{};
     const int cluster = int(blockIdx.x) / kClusterSize, clusters = int(gridDim.x) / kClusterSize;
     const int units = p.plan.unit_count(cluster, clusters);
     if (warpgroup == 0) {
       arch::setmaxnreg_dec<Config::kProducerRegisters>();
-      if (threadIdx.x == 0) {
-        for (int u = 0; u < units; ++u) {
-          const Sm90WorkUnit w = p.plan.unit(cluster, clusters, u);
-          const TileCoord tile = cta_tile(p, w.tile, at);
-          Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, tile.m * BM, tile.n * BN,
-                         tile.batch * p.batched_a, tile.batch * p.batched_b, w.k_begin, w.k_end);
-        }
-      }
+      if (threadIdx.x == 0) produce(p, pipe, state, smem, at, cluster, clusters, units);
     } else {
+      arch::griddepcontrol_wait();
       arch::setmaxnreg_inc<Config::kConsumerRegisters>();
       const int consumer = warpgroup - 1;
       const int t = int(threadIdx.x) % 128;
@@ -190,6 +184,41 @@ struct Sm90GemmKernel {
     }
     // No CTA leaves while a peer may still multicast into it or release one of its stages.
     if constexpr (kClusterSize > 1) arch::cluster_sync();
+  }
+
+  // The producer thread: every K tile of this CTA's units, in order. The first stages (at most
+  // the pipeline's depth, which are empty, so nothing waits for a consumer) take their
+  // early_operands before griddepcontrol.wait and the rest after it.
+  STRATA_DEVICE static void produce(Params const& p, typename Mainloop::Pipeline const& pipe,
+                                    typename Mainloop::State& state, SharedStorage& smem, Sm90ClusterPosition const& at,
+                                    int cluster, int clusters, int units) {
+    const unsigned early = p.early_operands;
+    int early_tiles = 0;  // K tiles, from the first unit on, whose early operands were loaded
+    if (early != 0) {
+      typename Mainloop::State s = state;
+      for (int u = 0; u < units && early_tiles < Mainloop::Stages; ++u) {
+        const Sm90WorkUnit w = p.plan.unit(cluster, clusters, u);
+        const TileCoord tile = cta_tile(p, w.tile, at);
+        const int end = min(w.k_end, w.k_begin + (Mainloop::Stages - early_tiles));
+        Mainloop::load(pipe, s, smem.mainloop, &p.tma_a, &p.tma_b, at, tile.m * BM, tile.n * BN,
+                       tile.batch * p.batched_a, tile.batch * p.batched_b, w.k_begin, end, early);
+        early_tiles += end - w.k_begin;
+      }
+    }
+    arch::griddepcontrol_wait();
+    for (int u = 0; u < units; ++u) {
+      const Sm90WorkUnit w = p.plan.unit(cluster, clusters, u);
+      const TileCoord tile = cta_tile(p, w.tile, at);
+      const int m0 = tile.m * BM, n0 = tile.n * BN, ba = tile.batch * p.batched_a, bb = tile.batch * p.batched_b;
+      const int taken = min(w.k_end, w.k_begin + early_tiles);
+      early_tiles -= taken - w.k_begin;
+      if (taken > w.k_begin)
+        Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, w.k_begin, taken,
+                       Mainloop::kLoadBoth & ~early, false);
+      Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, taken, w.k_end);
+    }
+    // One thread's launch_dependents stands for its CTA (the PTX ISA: later ones add nothing).
+    if (p.trigger_after_loads) arch::griddepcontrol_launch_dependents();
   }
 
   // This CTA's tile of cluster tile g.
@@ -381,7 +410,12 @@ struct Sm90GemmKernel {
     }
     config.attrs = attributes;
     config.numAttrs = count;
-    if (cudaError_t e = cudaLaunchKernelEx(&config, kernel, p); e != cudaSuccess)
+    Params q = p;
+    q.early_operands = options.programmatic_dependent_launch
+                           ? (options.a_independent ? Mainloop::kLoadA : 0u) | (options.b_independent ? Mainloop::kLoadB : 0u)
+                           : 0u;
+    q.trigger_after_loads = options.programmatic_dependent_launch && options.pdl_trigger == PdlTrigger::after_loads;
+    if (cudaError_t e = cudaLaunchKernelEx(&config, kernel, q); e != cudaSuccess)
       return {StatusCode::cuda_error, std::string("GEMM launch: ") + cudaGetErrorString(e)};
     return Status::success();
   }

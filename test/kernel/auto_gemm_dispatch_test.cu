@@ -164,6 +164,39 @@ TEST(AutoGemmDispatch, ConfigurationNames) {
             "128x128x32, 4 warps, 4 stages, 2-byte alignment");
 }
 
+// Programmatic dependent launch per class: the caller's independent operands follow the swap, and
+// the automatic trigger is after the loads for the decode classes (which then load early), at exit
+// for the others (which load nothing early); explicit triggers keep the operands as given.
+TEST(AutoGemmDispatch, Sm90LaunchOptions) {
+  LaunchOptions weights;
+  weights.programmatic_dependent_launch = true;
+  weights.b_independent = true;
+  for (Sm90TileClass c : {Sm90TileClass::decode, Sm90TileClass::decode_wide}) {
+    const LaunchOptions o = sm90_launch_options(c, weights);
+    EXPECT_TRUE(o.programmatic_dependent_launch);
+    EXPECT_TRUE(o.a_independent) << sm90_tile_class_name(c) << ": the caller's B is the kernel's A";
+    EXPECT_FALSE(o.b_independent) << sm90_tile_class_name(c);
+    EXPECT_EQ(o.pdl_trigger, PdlTrigger::after_loads) << sm90_tile_class_name(c);
+  }
+  for (Sm90TileClass c : {Sm90TileClass::small, Sm90TileClass::medium, Sm90TileClass::large}) {
+    const LaunchOptions o = sm90_launch_options(c, weights);
+    EXPECT_TRUE(o.programmatic_dependent_launch);
+    EXPECT_FALSE(o.a_independent || o.b_independent) << sm90_tile_class_name(c) << ": measured slower";
+    EXPECT_EQ(o.pdl_trigger, PdlTrigger::at_exit) << sm90_tile_class_name(c);
+    LaunchOptions asked = weights;
+    asked.pdl_trigger = PdlTrigger::after_loads;
+    const LaunchOptions kept = sm90_launch_options(c, asked);
+    EXPECT_TRUE(kept.b_independent && !kept.a_independent) << sm90_tile_class_name(c);
+    EXPECT_EQ(kept.pdl_trigger, PdlTrigger::after_loads) << sm90_tile_class_name(c);
+  }
+  LaunchOptions tokens = weights;
+  tokens.b_independent = false, tokens.a_independent = true, tokens.pdl_trigger = PdlTrigger::at_exit;
+  const LaunchOptions o = sm90_launch_options(Sm90TileClass::decode, tokens);
+  EXPECT_TRUE(o.b_independent && !o.a_independent);
+  EXPECT_EQ(o.pdl_trigger, PdlTrigger::at_exit);
+  static_assert(sm90_launch_options(Sm90TileClass::large, LaunchOptions{}).pdl_trigger == PdlTrigger::at_exit);
+}
+
 // This unit is built for the Ampere targets alone: its AutoGemm instantiates no Hopper kernel (every
 // problem takes the Ampere path), and the probe finds no sm_90a image whatever the GPU.
 TEST(AutoGemmDispatch, AmpereOnlyUnit) {

@@ -235,11 +235,13 @@ bool run_problem(Problem const& p, const char* gemm_name, bool element_alignment
   const Status init = gemm.initialize(args, ws, ws_bytes);
   // Every other problem of a kernel that takes launch options runs with programmatic dependent
   // launch: it may start while the kernels that just filled A, B, C and D's guard cells drain, and
-  // must not read or write before they are done (griddepcontrol.wait).
+  // must not read or write before they are done (griddepcontrol.wait); every other one of those
+  // lets the kernel after it start once its loads are issued (PdlTrigger::after_loads).
   Status run;  // after a refused initialize: must refuse too, launching nothing
   if constexpr (requires { gemm.run(cudaStream_t{}, LaunchOptions{}); }) {
     LaunchOptions options;
     options.programmatic_dependent_launch = p.index % 2 == 1;
+    if (p.index % 4 == 3) options.pdl_trigger = PdlTrigger::after_loads;
     run = gemm.run(nullptr, options);
     stats.with_pdl += options.programmatic_dependent_launch && bool(init);
   } else {

@@ -8,9 +8,12 @@
 // kernels, the test checks the results and then skips, saying so); B written late too. Then
 // decode GEMMs whose K is shared out, launched back to back many times on one workspace (tile
 // counters and partial tiles reused), and the decode class's swapped kernel, whose late-written
-// tokens are its B.
+// tokens are its B. Operands declared independent (loaded before the wait) and the trigger after
+// the loads: correct with A written late, and B written late though declared independent shows the
+// early loads are real.
 #include <atom/arch/sm90.hpp>
 
+#include <cmath>
 #include <stdexcept>
 
 #include <kernel/sm90_auto_gemm.hpp>  // Sm90Tiles::Decode and the swapped problem
@@ -149,6 +152,81 @@ TEST(Sm90GemmPdl, WaitsForTheOperandsThePreviousKernelWrites) {
                     "the GEMM's results were checked, its waiting was not exercised";
 }
 
+int64_t count_nan(std::vector<BF16> const& v) {
+  int64_t n = 0;
+  for (BF16 x : v) n += std::isnan(__bfloat162float(x));
+  return n;
+}
+
+// B declared independent (LaunchOptions::b_independent), A written late by the kernel before: the
+// GEMM loads B's first stages before griddepcontrol.wait and A after it, with either trigger. The
+// early loads are real: B written late too, though declared independent, reaches the GEMM as the
+// poison it held (every output NaN). Then AutoGemm's decode classes (A and B swapped: the caller's
+// B is the kernel's A) with the weights independent and the tokens written late.
+TEST(Sm90GemmPdl, IndependentOperandsLoadBeforeTheWait) {
+  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+  bool overlapped = true;
+  for (Shape3 s : {Shape3{16, 1000, 4097}, Shape3{300, 520, 256}}) {
+    GemmProblem<Kernel> p(s, 1100 + s.m);
+    DeviceBuffer<BF16> real_a(p.a), real_b(p.b);
+    Prepared prepared(p.arguments());
+    auto& [st, gemm, ws] = prepared;
+    auto* a = reinterpret_cast<uint16_t*>(p.dA.get());
+    auto* b = reinterpret_cast<uint16_t*>(p.dB.get());
+    const int64_t count_a = int64_t(p.a.size()), count_b = int64_t(p.b.size());
+    load_kernels(gemm, st.stream);
+    for (PdlTrigger trigger : {PdlTrigger::at_exit, PdlTrigger::after_loads}) {
+      LaunchOptions o = pdl();
+      o.b_independent = true, o.pdl_trigger = trigger;
+      const std::string how = trigger == PdlTrigger::at_exit ? "trigger at exit" : "trigger after loads";
+      throw_on_error(cudaMemsetAsync(a, 0xFF, size_t(count_a) * 2, st.stream), "poison A");
+      late_copy<<<8, 256, 0, st.stream>>>(a, reinterpret_cast<uint16_t const*>(real_a.get()), count_a, kSpinCycles);
+      ASSERT_TRUE(bool(gemm.run(st.stream, o)));
+      throw_on_error(cudaStreamSynchronize(st.stream), "GEMM after a late writer of A");
+      p.check([](int, int, int, double ref) { return ref; }, "B independent, A written late, " + how);
+
+      p.poison();
+      throw_on_error(cudaMemsetAsync(b, 0xFF, size_t(count_b) * 2, st.stream), "poison B");
+      late_copy<<<8, 256, 0, st.stream>>>(b, reinterpret_cast<uint16_t const*>(real_b.get()), count_b, kSpinCycles);
+      ASSERT_TRUE(bool(gemm.run(st.stream, o)));
+      throw_on_error(cudaStreamSynchronize(st.stream), "GEMM after a late writer of B");
+      const int64_t nan = count_nan(p.dD.download());
+      overlapped = overlapped && nan > 0;
+      if (nan > 0)
+        EXPECT_GE(nan, int64_t(s.m) * s.n) << how << ": B loaded early should make every output NaN";
+    }
+  }
+  for (int m : {16, 64}) {  // the decode and decode_wide classes
+    using Auto = Sm90AutoGemm<Sm90Tiles<BF16>, BF16>;
+    GemmProblem<Kernel, Auto> p({m, 4096, 4096}, 1200 + m);
+    auto args = p.arguments();
+    args.split_k = 0, args.schedule = Schedule::automatic;
+    ASSERT_TRUE(sm90_swaps_operands(Auto::tile_class(args))) << "m " << m << " should take a decode class";
+    DeviceBuffer<BF16> real(p.a);
+    Prepared<Auto> prepared(args);
+    auto& [st, gemm, ws] = prepared;
+    ASSERT_TRUE(bool(gemm.run(st.stream)));
+    throw_on_error(cudaStreamSynchronize(st.stream), "loading the decode GEMM");
+    LaunchOptions o = pdl();
+    o.b_independent = true;  // the weights; the trigger automatic (after the loads, for these classes)
+    auto* a = reinterpret_cast<uint16_t*>(p.dA.get());
+    const int64_t count = int64_t(p.a.size());
+    for (int i = 0; i < 2; ++i) {
+      p.poison();
+      throw_on_error(cudaMemsetAsync(a, 0xFF, size_t(count) * 2, st.stream), "poison the tokens");
+      late_copy<<<8, 256, 0, st.stream>>>(a, reinterpret_cast<uint16_t const*>(real.get()), count, kSpinCycles);
+      for (int j = 0; j <= 20 * i; ++j) ASSERT_TRUE(bool(gemm.run(st.stream, o)));
+      throw_on_error(cudaStreamSynchronize(st.stream), "decode GEMM after a late writer of the tokens");
+      p.check([](int, int, int, double ref) { return ref; },
+              std::string(Auto::config_name(gemm.chosen())) + ", weights independent, tokens written late" +
+                  (i ? ", then 20 more launches" : ""));
+    }
+  }
+  if (!overlapped)
+    GTEST_SKIP() << "the dependent launches did not overlap the kernel before them (B written late reached the GEMM "
+                    "in time): the results were checked, the early loads were not exercised";
+}
+
 // The kernel before the GEMM reads D's old contents late: the GEMM must not overwrite them first.
 TEST(Sm90GemmPdl, WaitsForThePreviousKernelToReadD) {
   if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
@@ -173,7 +251,10 @@ TEST(Sm90GemmPdl, WaitsForThePreviousKernelToReadD) {
 TEST(Sm90GemmPdl, BackToBackSharedOutLaunches) {
   if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
   for (Schedule schedule : {Schedule::stream_k, Schedule::automatic})
-    for (bool with_pdl : {true, false}) {
+    for (int launch : {0, 1, 2}) {  // PDL triggered at exit, PDL triggered after the loads, no PDL
+      const bool with_pdl = launch < 2;
+      LaunchOptions o = with_pdl ? pdl() : LaunchOptions{};
+      if (launch == 1) o.pdl_trigger = PdlTrigger::after_loads, o.b_independent = true;
       GemmProblem<Kernel> p({16, 4096, 4096}, 970);
       auto args = p.arguments();
       args.split_k = 0, args.schedule = schedule;
@@ -182,10 +263,11 @@ TEST(Sm90GemmPdl, BackToBackSharedOutLaunches) {
           << "a decode shape should share its K out";
       Prepared prepared(args);
       auto& [st, gemm, ws] = prepared;
-      for (int i = 0; i < 50; ++i) ASSERT_TRUE(bool(gemm.run(st.stream, with_pdl ? pdl() : LaunchOptions{})));
+      for (int i = 0; i < 50; ++i) ASSERT_TRUE(bool(gemm.run(st.stream, o)));
       throw_on_error(cudaStreamSynchronize(st.stream), "50 launches");
       const std::string what = std::string(kind == Sm90WorkKind::stream_k ? "Stream-K" : "split-K") + ", 50 launches";
-      p.check([](int, int, int, double ref) { return ref; }, with_pdl ? what + ", PDL" : what);
+      p.check([](int, int, int, double ref) { return ref; },
+              launch == 0 ? what + ", PDL" : launch == 1 ? what + ", PDL after the loads, B early" : what);
     }
 }
 // The decode class's kernel (A and B swapped, D stored transposed) under PDL: tokens written late
@@ -213,10 +295,15 @@ TEST(Sm90GemmPdl, DecodeClassWaitsAndRunsBackToBack) {
     throw_on_error(cudaStreamSynchronize(st.stream), "decode GEMM after a late writer of the tokens");
     p.check([](int, int, int, double ref) { return ref; }, "decode, tokens written late, PDL");
 
-    p.poison();
-    for (int i = 0; i < 50; ++i) ASSERT_TRUE(bool(gemm.run(st.stream, pdl())));
-    throw_on_error(cudaStreamSynchronize(st.stream), "50 decode launches");
-    p.check([](int, int, int, double ref) { return ref; }, "decode, 50 launches, PDL");
+    for (bool early : {false, true}) {  // then triggered after the loads, its A (the weights) loaded early
+      LaunchOptions o = pdl();
+      if (early) o.pdl_trigger = PdlTrigger::after_loads, o.a_independent = true;
+      p.poison();
+      for (int i = 0; i < 50; ++i) ASSERT_TRUE(bool(gemm.run(st.stream, o)));
+      throw_on_error(cudaStreamSynchronize(st.stream), "50 decode launches");
+      p.check([](int, int, int, double ref) { return ref; },
+              early ? "decode, 50 launches, PDL after the loads, weights early" : "decode, 50 launches, PDL");
+    }
   }
 }
 
