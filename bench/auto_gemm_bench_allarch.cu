@@ -4,7 +4,7 @@
 // Per shape it prints the kernel AutoGemm chose and its ratio to cuBLAS:
 //   decode shapes (M = 1..128): bandwidth-bound; TB/s of the bytes A + B + D move, one launch at
 //     a time and streamed (100 dependent launches back to back, as a model's layers run; strata
-//     with and without programmatic dependent launch);
+//     with and without programmatic dependent launch, the weights declared independent with it);
 //   large shapes: TFLOP/s.
 // Every run rewrites a chart of the ratios (SVG): STRATA_CHART=<path>, default
 // auto_gemm_bench_allarch.svg in the working directory.
@@ -61,9 +61,11 @@ void bench_shape(benchmark::State& state, Shape shape) {
     state.SkipWithError(("strata refused: " + why).c_str());
     return;
   }
-  // Checked with and without programmatic dependent launch, each after poisoning D.
+  // Checked with and without programmatic dependent launch (the weights independent with it), each
+  // after poisoning D.
   for (bool pdl : {false, true}) {
     runner.options.programmatic_dependent_launch = pdl;
+    runner.options.b_independent = pdl;
     if (const std::string wrong = differs_from_cublas(runner, cublas, d.ptr, d_ref.ptr, int64_t(m) * n, sets, 1.0 / 128);
         !wrong.empty()) {
       g_wrong_results = true;
@@ -72,14 +74,17 @@ void bench_shape(benchmark::State& state, Shape shape) {
       return;
     }
   }
-  runner.options.programmatic_dependent_launch = false;
+  runner.options = {};
   const std::vector<double> one = median_ms_interleaved({[&](int i) { runner.launch(i); }, cublas});
   double streamed = 0, streamed_pdl = 0, streamed_cublas = 0;
   if (shape.decode) {
     streamed = streamed_ms([&](int i) { runner.launch(i); });
+    // As a model's layers run: the weights (B) are written long before, so they are declared
+    // independent of the kernel before (LaunchOptions::b_independent), the tokens (A) are not.
     runner.options.programmatic_dependent_launch = true;
+    runner.options.b_independent = true;
     streamed_pdl = streamed_ms([&](int i) { runner.launch(i); });
-    runner.options.programmatic_dependent_launch = false;
+    runner.options = {};
     streamed_cublas = streamed_ms(cublas);
   }
   cublasDestroy(handle);

@@ -170,6 +170,22 @@ STRATA_DEVICE __forceinline__ uint64_t global_timer_ns() {
 #endif
 }
 
+// The time a bounded wait has spent polling: %globaltimer's steps between two polls, each counted
+// up to kWaitStepLimitNs, so a kernel paused from outside (a sanitizer stopping it to analyse, a
+// debugger, preemption) does not use up STRATA_MBARRIER_TIMEOUT_NS while a real hang still does.
+inline constexpr uint64_t kWaitStepLimitNs = 50'000'000;
+struct WaitClock {
+  uint64_t last, waited = 0;
+  STRATA_DEVICE __forceinline__ WaitClock() : last(global_timer_ns()) {}
+  // Counts the step since the last poll; whether the wait is past STRATA_MBARRIER_TIMEOUT_NS.
+  STRATA_DEVICE __forceinline__ bool expired() {
+    const uint64_t now = global_timer_ns(), step = now - last;
+    last = now;
+    waited += step < kWaitStepLimitNs ? step : kWaitStepLimitNs;
+    return waited > STRATA_MBARRIER_TIMEOUT_NS;
+  }
+};
+
 // Out of line and cold: the waits stay small, and a hang becomes a report instead.
 STRATA_DEVICE inline __noinline__ void report_mbarrier_timeout(uint64_t* bar, uint32_t parity) {
 #if defined(STRATA_ARCH_SM90_ENABLED)
@@ -184,14 +200,14 @@ STRATA_DEVICE inline __noinline__ void report_mbarrier_timeout(uint64_t* bar, ui
 }  // namespace detail
 
 // Waits until the phase of parity `parity` has completed (see mbarrier_try_wait_parity). Bounded:
-// after STRATA_MBARRIER_TIMEOUT_NS it prints the barrier's address and parity and traps, so a
+// after STRATA_MBARRIER_TIMEOUT_NS of polling (detail::WaitClock) it prints the barrier's address and parity and traps, so a
 // missing arrival (a bug) ends the kernel with a message instead of hanging the GPU.
 template <WaitScope Scope = WaitScope::cta>
 STRATA_DEVICE __forceinline__ void mbarrier_wait_parity(uint64_t* bar, uint32_t parity) {
   if (mbarrier_try_wait_parity<Scope>(bar, parity)) return;
-  const uint64_t start = detail::global_timer_ns();
+  detail::WaitClock clock;
   while (!mbarrier_try_wait_parity<Scope>(bar, parity)) {
-    if (detail::global_timer_ns() - start > STRATA_MBARRIER_TIMEOUT_NS) detail::report_mbarrier_timeout(bar, parity);
+    if (clock.expired()) detail::report_mbarrier_timeout(bar, parity);
   }
 }
 
@@ -201,9 +217,9 @@ STRATA_DEVICE __forceinline__ void mbarrier_wait_parity(uint64_t* bar, uint32_t 
 template <WaitScope Scope = WaitScope::cta>
 STRATA_DEVICE __forceinline__ void mbarrier_wait_parity_or_trap(uint64_t* bar, uint32_t parity) {
   if (mbarrier_try_wait_parity<Scope>(bar, parity)) return;
-  const uint64_t start = detail::global_timer_ns();
+  detail::WaitClock clock;
   while (!mbarrier_try_wait_parity<Scope>(bar, parity)) {
-    if (detail::global_timer_ns() - start > STRATA_MBARRIER_TIMEOUT_NS) __trap();
+    if (clock.expired()) __trap();
   }
 }
 
