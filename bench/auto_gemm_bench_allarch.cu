@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
   const std::string chart = env != nullptr && *env != '\0' ? env : "auto_gemm_bench_allarch.svg";
   if (!g_chart.empty()) {
     if (write_ratio_chart(chart, "strata::AutoGemm vs cuBLAS, bf16 (ratio of times, same run, same buffers)",
-                          {"one launch at a time", "100 launches streamed (PDL)"}, g_chart))
+                          {"one launch at a time", "100 launches streamed (PDL, weights independent)"}, g_chart))
       std::printf("auto_gemm_bench_allarch: chart written to %s\n", chart.c_str());
     else
       std::printf("auto_gemm_bench_allarch: could not write the chart to %s\n", chart.c_str());

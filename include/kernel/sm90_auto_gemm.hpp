@@ -48,10 +48,10 @@ constexpr bool sm90_swaps_operands(Sm90TileClass c) {
 // The launch options class c's kernel runs with, from the caller's: the operands called
 // independent are the caller's A and B, so they trade places for the swapped classes. With
 // pdl_trigger automatic, the decode classes let the next kernel start after their last loads and
-// load their independent operands before griddepcontrol.wait (weights independent, streamed: 9 of
-// 11 decode shapes 1–15 % faster, two 1–3 % slower); the other classes let it start at exit and
-// load nothing early (either cost them 2–11 %; bench/RESULTS.md, twentieth session). An explicit
-// trigger is kept, with the independent operands as given.
+// load their independent operands before griddepcontrol.wait (faster streamed at most decode
+// shapes); the other classes let it start at exit and load nothing early (either cost them time;
+// bench/RESULTS.md, twentieth session). An explicit trigger is kept, with the independent operands
+// as given.
 constexpr LaunchOptions sm90_launch_options(Sm90TileClass c, LaunchOptions o) {
   if (sm90_swaps_operands(c)) {
     const bool a = o.a_independent;
