@@ -14,11 +14,12 @@
 #   SANITIZE_FILTER=...  the gtest filter the sanitizers run over (default: every path of every
 #                        tile class, Sm80GemmSanitize.*, and the Hopper atom tests)
 #
-# Stages: build (configure + build everything); test (every ctest test but the bench ones, the
-# stress test at its default size included); repeat (the kernel tests whose paths hand partial
-# tiles between CTAs, run REPEAT times: intermittent failures); sanitize (compute-sanitizer
-# memcheck, racecheck, synccheck and initcheck over SANITIZE_FILTER; any reported hazard or
-# error fails the stage); stress (the random-shape stress test at STRESS_CASES problems); bench.
+# Stages: build (configure + build everything); test (every ctest test but the bench ones, and but
+# the stress test where the stress stage runs; those that need no GPU in parallel); repeat (the
+# kernel tests whose paths hand partial tiles between CTAs, run REPEAT times: intermittent
+# failures); sanitize (compute-sanitizer memcheck, racecheck, synccheck and initcheck over
+# SANITIZE_FILTER; any reported hazard or error fails the stage); stress (the random-shape stress
+# test at STRESS_CASES problems); bench.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
@@ -80,12 +81,21 @@ fi
 tests_line=""
 skipped=0
 if wants test; then
-  # The bench binaries run below, with short settings, so the `bench` test is left out here.
+  # The tests that need no GPU (host layout tests, compile-fail tests, examples and package checks
+  # on the host) run in parallel; the GPU ones one at a time, as each assumes the GPU to itself
+  # (timings, the PDL tests' overlap controls). The bench binaries run below, with short settings,
+  # so the `bench` test is left out; so is the stress test when the `stress` stage runs it larger.
+  host_labels='^(layout|compile_fail|host)$'
+  skip_labels=bench
+  wants stress && skip_labels='bench|stress'
+  stage "ctest (no GPU, parallel)" "$OUT/ctest-host.log" \
+    ctest --test-dir "$BUILD" --output-on-failure -j "$(nproc)" --label-regex "$host_labels" \
+      --output-junit "$OUT/ctest-host-junit.xml"
   stage ctest "$OUT/ctest.log" \
-    ctest --test-dir "$BUILD" --output-on-failure --label-exclude bench \
+    ctest --test-dir "$BUILD" --output-on-failure --label-exclude "^(layout|compile_fail|host|$skip_labels)$" \
       --output-junit "$OUT/ctest-junit.xml"
-  tests_line=$(grep -E "tests passed|tests failed" "$OUT/ctest.log" | tail -n 1)
-  skipped=$(grep -c "\*\*\*Skipped" "$OUT/ctest.log")
+  tests_line="no GPU: $(grep -E "tests passed|tests failed" "$OUT/ctest-host.log" | tail -n 1); GPU: $(grep -E "tests passed|tests failed" "$OUT/ctest.log" | tail -n 1)"
+  skipped=$(cat "$OUT/ctest-host.log" "$OUT/ctest.log" | grep -c "\*\*\*Skipped")
 fi
 
 if wants repeat; then

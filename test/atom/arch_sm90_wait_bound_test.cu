@@ -59,28 +59,28 @@ void run_wait(Variant variant, unsigned long long late_ns) {
   std::exit(0);
 }
 
-class MbarrierWaitBound : public ::testing::TestWithParam<Variant> {
+class MbarrierWaitBound : public ::testing::Test {
  protected:
   void SetUp() override {
     if (std::string why = strata::test::compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
     GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh process: no CUDA state inherited
   }
+  static void expect_trap(Variant variant) {
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EXIT(run_wait(variant, 0), ::testing::ExitedWithCode(0), "kernel ended: cudaErrorLaunchFailure");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(seconds, 30.0) << "the 0.2 s bound took " << seconds << " s to end the kernel (process start included)";
+  }
+  static void expect_pass(Variant variant) {
+    // 50 ms late: a quarter of the bound.
+    EXPECT_EXIT(run_wait(variant, 50000000ull), ::testing::ExitedWithCode(0),
+                "kernel ended: cudaSuccess, 32 waiting threads passed");
+  }
 };
 
-TEST_P(MbarrierWaitBound, ANeverCompletedPhaseTrapsAfterTheBound) {
-  const auto start = std::chrono::steady_clock::now();
-  EXPECT_EXIT(run_wait(GetParam(), 0), ::testing::ExitedWithCode(0), "kernel ended: cudaErrorLaunchFailure");
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_LT(seconds, 30.0) << "the 0.2 s bound took " << seconds << " s to end the kernel (process start included)";
-}
-
-TEST_P(MbarrierWaitBound, APhaseCompletedWithinTheBoundPasses) {
-  // 50 ms late: a quarter of the bound.
-  EXPECT_EXIT(run_wait(GetParam(), 50000000ull), ::testing::ExitedWithCode(0),
-              "kernel ended: cudaSuccess, 32 waiting threads passed");
-}
-
-INSTANTIATE_TEST_SUITE_P(BothWaits, MbarrierWaitBound, ::testing::Values(Variant::report, Variant::trap),
-                         [](auto const& info) { return info.param == Variant::report ? "Report" : "Trap"; });
+TEST_F(MbarrierWaitBound, ReportingWaitTrapsOnAPhaseThatNeverCompletes) { expect_trap(Variant::report); }
+TEST_F(MbarrierWaitBound, TrappingWaitTrapsOnAPhaseThatNeverCompletes) { expect_trap(Variant::trap); }
+TEST_F(MbarrierWaitBound, ReportingWaitPassesAPhaseCompletedWithinTheBound) { expect_pass(Variant::report); }
+TEST_F(MbarrierWaitBound, TrappingWaitPassesAPhaseCompletedWithinTheBound) { expect_pass(Variant::trap); }
 
 }  // namespace
