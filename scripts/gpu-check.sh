@@ -14,8 +14,8 @@
 #   SANITIZE_FILTER=...  the gtest filter the sanitizers run over (default: every path of every
 #                        tile class, Sm80GemmSanitize.*, and the Hopper atom tests)
 #
-# Stages: build (configure + build everything); test (every ctest test but the bench ones, and but
-# the stress test where the stress stage runs; those that need no GPU in parallel); repeat (the
+# Stages: build (configure + build everything); test (every ctest test but the bench ones and,
+# where the stress stage runs, the stress test; those that need no GPU in parallel); repeat (the
 # kernel tests whose paths hand partial tiles between CTAs, run REPEAT times: intermittent
 # failures); sanitize (compute-sanitizer memcheck, racecheck, synccheck and initcheck over
 # SANITIZE_FILTER; any reported hazard or error fails the stage); stress (the random-shape stress

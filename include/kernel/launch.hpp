@@ -74,4 +74,30 @@ inline int wave_of(const void* kernel, int threads, int smem_bytes) {
   return sm_count() * per_sm;
 }
 
+// The attributes of a cudaLaunchKernelEx launch: a cluster of `cluster_size` CTAs along x (when
+// more than one) and programmatic stream serialization (when `programmatic`). apply() points the
+// config at this object's array, so it must outlive the launch call.
+struct LaunchAttributes {
+  cudaLaunchAttribute list[2]{};
+  unsigned count = 0;
+  LaunchAttributes(int cluster_size, bool programmatic) {
+    if (cluster_size > 1) {
+      list[count].id = cudaLaunchAttributeClusterDimension;
+      list[count].val.clusterDim.x = unsigned(cluster_size);
+      list[count].val.clusterDim.y = 1;
+      list[count].val.clusterDim.z = 1;
+      ++count;
+    }
+    if (programmatic) {
+      list[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      list[count].val.programmaticStreamSerializationAllowed = 1;
+      ++count;
+    }
+  }
+  void apply(cudaLaunchConfig_t& config) {
+    config.attrs = list;
+    config.numAttrs = count;
+  }
+};
+
 }  // namespace strata::detail

@@ -394,22 +394,8 @@ struct Sm90GemmKernel {
     config.blockDim = block();
     config.dynamicSmemBytes = size_t(smem_bytes);
     config.stream = stream;
-    cudaLaunchAttribute attributes[2]{};
-    unsigned count = 0;
-    if (kClusterSize > 1) {
-      attributes[count].id = cudaLaunchAttributeClusterDimension;
-      attributes[count].val.clusterDim.x = unsigned(kClusterSize);
-      attributes[count].val.clusterDim.y = 1;
-      attributes[count].val.clusterDim.z = 1;
-      ++count;
-    }
-    if (options.programmatic_dependent_launch) {
-      attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-      attributes[count].val.programmaticStreamSerializationAllowed = 1;
-      ++count;
-    }
-    config.attrs = attributes;
-    config.numAttrs = count;
+    detail::LaunchAttributes attributes(kClusterSize, options.programmatic_dependent_launch);
+    attributes.apply(config);
     Params q = p;
     q.early_operands = options.programmatic_dependent_launch
                            ? (options.a_independent ? Mainloop::kLoadA : 0u) | (options.b_independent ? Mainloop::kLoadB : 0u)
@@ -443,13 +429,8 @@ struct Sm90GemmKernel {
         config.gridDim = dim3(unsigned(kClusterSize));
         config.blockDim = block();
         config.dynamicSmemBytes = size_t(smem_bytes);
-        cudaLaunchAttribute attribute{};
-        attribute.id = cudaLaunchAttributeClusterDimension;
-        attribute.val.clusterDim.x = unsigned(kClusterSize);
-        attribute.val.clusterDim.y = 1;
-        attribute.val.clusterDim.z = 1;
-        config.attrs = &attribute;
-        config.numAttrs = 1;
+        detail::LaunchAttributes attributes(kClusterSize, false);
+        attributes.apply(config);
         int n = 0;
         if (detail::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem_bytes) != cudaSuccess ||
             cudaOccupancyMaxActiveClusters(&n, kernel, &config) != cudaSuccess || n <= 0) {
