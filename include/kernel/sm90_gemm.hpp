@@ -120,6 +120,7 @@ struct Sm90GemmKernel {
     const Sm90ClusterPosition at = kClusterSize == 1
                                        ? Sm90ClusterPosition{}
                                        : Sm90ClusterPosition::make<ClusterM, ClusterN>(arch::cluster_cta_rank());
+    const int rank = at.m + ClusterM * at.n;  // in the cluster: the partial sums' slots are per CTA
     if constexpr (kTmaStores) TmaEpilogue::init(smem.epilogue, int(threadIdx.x));
     if (threadIdx.x == 0) {
       Mainloop::Pipeline::init(smem.mainloop.pipeline, Mainloop::consumer_arrivals(Mainloop::kWriters));
@@ -165,7 +166,7 @@ struct Sm90GemmKernel {
           Mainloop::mma(pipe, state, smem.mainloop, 0, w.k_end - w.k_begin, acc);
           if (u + 1 < units) arch::named_barrier_arrive(kTurnBarrier + (1 - consumer), 256);
           if (w.segments > 1 &&
-              !PartialSums::finish(p.workspace, p.plan, w, 0, consumer, t, acc))
+              !PartialSums::finish(p.workspace, p.plan, w, rank, 0, consumer, t, acc))
             continue;
           store_tile(p, smem, out, cta_tile(p, w.tile, at), consumer, 0, acc, t);
         }
@@ -175,7 +176,7 @@ struct Sm90GemmKernel {
           const Sm90WorkUnit w = p.plan.unit(cluster, clusters, u);
           Mainloop::mma(pipe, state, smem.mainloop, row0, w.k_end - w.k_begin, acc);
           if (w.segments > 1 &&
-              !PartialSums::finish(p.workspace, p.plan, w, consumer, consumer, t, acc))
+              !PartialSums::finish(p.workspace, p.plan, w, rank, consumer, consumer, t, acc))
             continue;
           store_tile(p, smem, out, cta_tile(p, w.tile, at), consumer, row0, acc, t);
         }
@@ -263,9 +264,9 @@ struct Sm90GemmKernel {
     if (a.split_k > 1 && a.split_k_mode == SplitKMode::parallel)
       return {StatusCode::unsupported, "the Hopper kernel adds split-K partial tiles inside the GEMM (serial); "
                                        "SplitKMode::parallel is not supported"};
-    if (kClusterSize > 1 && (a.split_k > 1 || a.schedule == Schedule::stream_k))
-      return {StatusCode::unsupported, "split-K and Stream-K need a configuration without clusters (ClusterM = "
-                                       "ClusterN = 1)"};
+    if (kClusterSize > 1 && a.schedule == Schedule::stream_k)
+      return {StatusCode::unsupported, "Stream-K needs a configuration without clusters (ClusterM = ClusterN = 1): "
+                                       "a cluster's CTAs walk the same K ranges; split-K takes clusters"};
     if (a.m == 0 || a.n == 0) return Status::success();
     if (a.D == nullptr) return {StatusCode::null_pointer, "D is null"};
     if (a.k > 0) {
@@ -300,8 +301,8 @@ struct Sm90GemmKernel {
     Sm90WorkPlan plan;
     plan.total_tiles = int(cluster_tile_count(a) * a.batch_count);
     plan.k_tiles = (a.k + BK - 1) / BK;
-    if (kClusterSize > 1 || plan.k_tiles == 0 || plan.total_tiles == 0) return plan;
-    const int ctas = resident_clusters();
+    if (plan.k_tiles == 0 || plan.total_tiles == 0) return plan;
+    const int ctas = resident_clusters();  // with clusters, the plan's units are the clusters'
     if (a.schedule == Schedule::stream_k) {
       plan.kind = Sm90WorkKind::stream_k;
       plan.stream_k = StreamKPartition::make(plan.total_tiles, plan.k_tiles, ctas);

@@ -6,7 +6,9 @@
 //
 // Workspace: one counter per (tile, warpgroup part), zero at the start of a launch (the last unit
 // of each tile sets it back to zero, so a prepared GEMM reruns without initializing), then the
-// slots, one tile each (kParts parts of kPartFloats floats).
+// slots, one tile each (kParts parts of kPartFloats floats). With clusters the plan's tiles and
+// units are the cluster's (its CTAs walk the same K ranges, which their multicast needs): each
+// CTA of it has its own counters and slots, at index × kClusterSize + its rank.
 #pragma once
 
 #include <cstddef>
@@ -23,16 +25,17 @@ struct Sm90PartialSums {
   // Parts of a tile held by different warpgroups: both halves when cooperative, one when ping-pong.
   static constexpr int kParts = Config::pingpong ? 1 : Config::kConsumers;
   static constexpr int kPartFloats = kMmaM * (BN / 2) * 128;
+  static constexpr int kClusterSize = Config::kClusterSize;
   // Named barriers of the consumer warpgroups' hand-over (0: __syncthreads, 1-2: epilogue, 3-4: turns).
   static constexpr int kBarrier = 5;
 
   // Bytes of the workspace for `plan` (0 when no tile is split).
   static size_t workspace_bytes(Sm90WorkPlan const& plan) {
     if (plan.slots() == 0) return 0;
-    return counter_bytes(plan) + size_t(plan.slots()) * kParts * kPartFloats * sizeof(float);
+    return counter_bytes(plan) + size_t(plan.slots()) * kClusterSize * kParts * kPartFloats * sizeof(float);
   }
   static size_t counter_bytes(Sm90WorkPlan const& plan) {
-    return (size_t(plan.total_tiles) * kParts * sizeof(int) + 255) / 256 * 256;
+    return (size_t(plan.total_tiles) * kClusterSize * kParts * sizeof(int) + 255) / 256 * 256;
   }
 
   struct Workspace {
@@ -45,13 +48,13 @@ struct Sm90PartialSums {
     return {reinterpret_cast<int*>(bytes), reinterpret_cast<float*>(bytes + counter_bytes(plan))};
   }
 
-  // By the consumer warpgroup `wg` holding part `part` of unit w's tile, thread t of 128: leaves
-  // acc in the unit's slot and counts it; true when this unit is the tile's last, its acc then the
-  // whole sum.
+  // By the consumer warpgroup `wg` holding part `part` of unit w's tile, thread t of 128, in the
+  // CTA of cluster rank `rank`: leaves acc in the unit's slot and counts it; true when this unit is
+  // the tile's last, its acc then the whole sum.
   template <class Accumulators>
-  STRATA_DEVICE static bool finish(Workspace const& ws, Sm90WorkPlan const& plan, Sm90WorkUnit const& w, int part,
-                                   int wg, int t, Accumulators& acc) {
-    float* mine = ws.slots + (size_t(w.slot) * kParts + part) * kPartFloats;
+  STRATA_DEVICE static bool finish(Workspace const& ws, Sm90WorkPlan const& plan, Sm90WorkUnit const& w, int rank,
+                                   int part, int wg, int t, Accumulators& acc) {
+    float* mine = ws.slots + ((size_t(w.slot) * kClusterSize + rank) * kParts + part) * kPartFloats;
     STRATA_UNROLL
     for (int mi = 0; mi < kMmaM; ++mi) {
       STRATA_UNROLL
@@ -59,14 +62,14 @@ struct Sm90PartialSums {
     }
     __threadfence();  // this thread's partial sum before the count that publishes it
     arch::named_barrier_sync(kBarrier + wg, 128);
-    int* counter = ws.counters + size_t(w.tile) * kParts + part;
+    int* counter = ws.counters + (size_t(w.tile) * kClusterSize + rank) * kParts + part;
     const bool counted_last = t == 0 && atomicAdd(counter, 1) == w.segments - 1;
     if (!arch::named_barrier_or(kBarrier + wg, 128, counted_last)) return false;
     __threadfence();  // the other units' partial sums after their counts
     for (int s = 0; s < w.segments; ++s) {
       const int slot = plan.peer_slot(w, s);
       if (slot == w.slot) continue;
-      const float* theirs = ws.slots + (size_t(slot) * kParts + part) * kPartFloats;
+      const float* theirs = ws.slots + ((size_t(slot) * kClusterSize + rank) * kParts + part) * kPartFloats;
       STRATA_UNROLL
       for (int mi = 0; mi < kMmaM; ++mi) {
         STRATA_UNROLL
