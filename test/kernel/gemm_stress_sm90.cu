@@ -2,8 +2,9 @@
 // column-major B runs Sm90AutoGemm over Sm90Tiles (small 64x128, medium 128x128, large 128x256,
 // chosen per problem; the automatic schedule takes Stream-K for few-tile problems); the other
 // majornesses run Gemm<Sm90GemmKernel> of one configuration each, a different one per majorness
-// (cooperative 128x128, ping-pong 128x128, cooperative 64x128), to keep the unit's compile time
-// to six kernels.
+// (cooperative 128x128, ping-pong 128x128, cooperative 64x128 in 2 x 1 clusters), to keep the
+// unit's compile time to six kernels. The clustered one takes no Stream-K (refused with clusters):
+// its Stream-K draws run the automatic schedule, so split-K with clusters comes often.
 // Differences from the Ampere runs of the same problems, each because the Hopper kernel differs:
 // parallel split-K becomes serial (the Hopper kernel adds partial tiles inside the GEMM and refuses
 // SplitKMode::parallel), and every third problem has M cut to 1..128, a decode shape (the drawn N
@@ -18,8 +19,8 @@ using namespace strata::stress;
 using T = __nv_bfloat16;
 
 
-template <class LayoutA, class LayoutB, int BM, Sm90Schedule S>
-using GemmOf = Gemm<Sm90GemmKernel<Sm90GemmConfig<T, LayoutA, LayoutB, BM, 128, 64, BM == 64 ? 8 : 6, S>, T,
+template <class LayoutA, class LayoutB, int BM, Sm90Schedule S, int ClusterM = 1>
+using GemmOf = Gemm<Sm90GemmKernel<Sm90GemmConfig<T, LayoutA, LayoutB, BM, 128, 64, BM == 64 ? 8 : 6, S, ClusterM>, T,
                                    LinearCombination>>;
 
 Problem on_hopper(Problem p) {
@@ -41,8 +42,10 @@ TEST(GemmStress, Bf16Sm90) {
     if (p.b_row_major)
       return run_problem<GemmOf<ColumnMajor, RowMajor, 128, Sm90Schedule::pingpong>>(p, "Gemm<ping-pong 128x128>",
                                                                                     false, b, s);
-    return run_problem<GemmOf<ColumnMajor, ColumnMajor, 64, Sm90Schedule::cooperative>>(p, "Gemm<cooperative 64x128>",
-                                                                                        false, b, s);
+    Problem q = p;
+    if (q.schedule == Schedule::stream_k) q.schedule = Schedule::automatic;
+    return run_problem<GemmOf<ColumnMajor, ColumnMajor, 64, Sm90Schedule::cooperative, 2>>(
+        q, "Gemm<cooperative 64x128, cluster 2x1>", false, b, s);
   });
 }
 }  // namespace
