@@ -319,6 +319,8 @@ struct Sm90GemmKernel {
   }
   // Whether `a` runs Stream-K (only when asked for: the automatic schedule takes split-K).
   static bool uses_stream_k(Arguments const& a) { return work_plan(a).kind == Sm90WorkKind::stream_k; }
+  // The K splits of each tile `a` runs with (1: whole tiles or Stream-K), always added serially.
+  static int effective_splits(Arguments const& a) { return work_plan(a).splits; }
 
   static size_t workspace_size(Arguments const& a) { return PartialSums::workspace_bytes(work_plan(a)); }
   static Status initialize_workspace(Arguments const& a, void* workspace, size_t bytes, cudaStream_t stream) {
