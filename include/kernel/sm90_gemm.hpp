@@ -117,10 +117,9 @@ struct Sm90GemmKernel {
     const uint32_t raw = static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw));
     auto& smem = *reinterpret_cast<SharedStorage*>(smem_raw + ((1024u - raw % 1024u) % 1024u));
     const int warpgroup = int(threadIdx.x) / 128;
-    const Sm90ClusterPosition at = kClusterSize == 1
-                                       ? Sm90ClusterPosition{}
-                                       : Sm90ClusterPosition::make<ClusterM, ClusterN>(arch::cluster_cta_rank());
-    const int rank = at.m + ClusterM * at.n;  // in the cluster: the partial sums' slots are per CTA
+    const int rank = kClusterSize == 1 ? 0 : int(arch::cluster_cta_rank());  // the partial sums are per CTA
+    const Sm90ClusterPosition at =
+        kClusterSize == 1 ? Sm90ClusterPosition{} : Sm90ClusterPosition::make<ClusterM, ClusterN>(uint32_t(rank));
     if constexpr (kTmaStores) TmaEpilogue::init(smem.epilogue, int(threadIdx.x));
     if (threadIdx.x == 0) {
       Mainloop::Pipeline::init(smem.mainloop.pipeline, Mainloop::consumer_arrivals(Mainloop::kWriters));

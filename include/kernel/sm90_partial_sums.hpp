@@ -38,6 +38,11 @@ struct Sm90PartialSums {
     return (size_t(plan.total_tiles) * kClusterSize * kParts * sizeof(int) + 255) / 256 * 256;
   }
 
+  // Where the CTA of cluster rank `rank` keeps its own of the cluster's counter or slot `index`.
+  STRATA_HOST_DEVICE static constexpr size_t per_cta(int index, int rank) {
+    return size_t(index) * kClusterSize + size_t(rank);
+  }
+
   struct Workspace {
     int* counters = nullptr;
     float* slots = nullptr;
@@ -54,7 +59,7 @@ struct Sm90PartialSums {
   template <class Accumulators>
   STRATA_DEVICE static bool finish(Workspace const& ws, Sm90WorkPlan const& plan, Sm90WorkUnit const& w, int rank,
                                    int part, int wg, int t, Accumulators& acc) {
-    float* mine = ws.slots + ((size_t(w.slot) * kClusterSize + rank) * kParts + part) * kPartFloats;
+    float* mine = ws.slots + (per_cta(w.slot, rank) * kParts + part) * kPartFloats;
     STRATA_UNROLL
     for (int mi = 0; mi < kMmaM; ++mi) {
       STRATA_UNROLL
@@ -62,14 +67,14 @@ struct Sm90PartialSums {
     }
     __threadfence();  // this thread's partial sum before the count that publishes it
     arch::named_barrier_sync(kBarrier + wg, 128);
-    int* counter = ws.counters + (size_t(w.tile) * kClusterSize + rank) * kParts + part;
+    int* counter = ws.counters + per_cta(w.tile, rank) * kParts + part;
     const bool counted_last = t == 0 && atomicAdd(counter, 1) == w.segments - 1;
     if (!arch::named_barrier_or(kBarrier + wg, 128, counted_last)) return false;
     __threadfence();  // the other units' partial sums after their counts
     for (int s = 0; s < w.segments; ++s) {
       const int slot = plan.peer_slot(w, s);
       if (slot == w.slot) continue;
-      const float* theirs = ws.slots + ((size_t(slot) * kClusterSize + rank) * kParts + part) * kPartFloats;
+      const float* theirs = ws.slots + (per_cta(slot, rank) * kParts + part) * kPartFloats;
       STRATA_UNROLL
       for (int mi = 0; mi < kMmaM; ++mi) {
         STRATA_UNROLL

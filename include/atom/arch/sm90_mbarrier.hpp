@@ -187,6 +187,19 @@ STRATA_DEVICE inline __noinline__ void report_mbarrier_timeout(uint64_t* bar, ui
 #endif
   __trap();
 }
+
+// The bounded wait of both variants below; past the bound it reports and traps (kReport) or traps.
+template <WaitScope Scope, bool kReport>
+STRATA_DEVICE __forceinline__ void bounded_wait_parity(uint64_t* bar, uint32_t parity) {
+  if (mbarrier_try_wait_parity<Scope>(bar, parity)) return;
+  WaitClock clock;
+  while (!mbarrier_try_wait_parity<Scope>(bar, parity)) {
+    if (clock.expired()) {
+      if constexpr (kReport) report_mbarrier_timeout(bar, parity);
+      else __trap();
+    }
+  }
+}
 }  // namespace detail
 
 // Waits until the phase of parity `parity` has completed (see mbarrier_try_wait_parity). Bounded:
@@ -194,11 +207,7 @@ STRATA_DEVICE inline __noinline__ void report_mbarrier_timeout(uint64_t* bar, ui
 // missing arrival (a bug) ends the kernel with a message instead of hanging the GPU.
 template <WaitScope Scope = WaitScope::cta>
 STRATA_DEVICE __forceinline__ void mbarrier_wait_parity(uint64_t* bar, uint32_t parity) {
-  if (mbarrier_try_wait_parity<Scope>(bar, parity)) return;
-  detail::WaitClock clock;
-  while (!mbarrier_try_wait_parity<Scope>(bar, parity)) {
-    if (clock.expired()) detail::report_mbarrier_timeout(bar, parity);
-  }
+  detail::bounded_wait_parity<Scope, true>(bar, parity);
 }
 
 // As mbarrier_wait_parity, bounded the same way, but a timeout traps at once, without the report:
@@ -206,11 +215,7 @@ STRATA_DEVICE __forceinline__ void mbarrier_wait_parity(uint64_t* bar, uint32_t 
 // none of them around the wait.
 template <WaitScope Scope = WaitScope::cta>
 STRATA_DEVICE __forceinline__ void mbarrier_wait_parity_or_trap(uint64_t* bar, uint32_t parity) {
-  if (mbarrier_try_wait_parity<Scope>(bar, parity)) return;
-  detail::WaitClock clock;
-  while (!mbarrier_try_wait_parity<Scope>(bar, parity)) {
-    if (clock.expired()) __trap();
-  }
+  detail::bounded_wait_parity<Scope, false>(bar, parity);
 }
 
 }  // namespace strata::arch
