@@ -3,7 +3,7 @@
 // that completes before the bound does not trap. This unit sets the bound to 0.2 s. A trap leaves
 // the CUDA context unusable, so each waiting kernel runs in a death test's own process.
 // Not in gpu-check.sh's sanitizer filter: the traps are what these tests expect. (The other test
-// units compile with a 30 s bound, test/CMakeLists.txt: this one replaces it.)
+// units compile with a 120 s bound, test/CMakeLists.txt: this one replaces it.)
 #undef STRATA_MBARRIER_TIMEOUT_NS
 #define STRATA_MBARRIER_TIMEOUT_NS 200000000ull
 
