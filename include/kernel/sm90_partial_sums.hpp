@@ -42,6 +42,14 @@ struct Sm90PartialSums {
   STRATA_HOST_DEVICE static constexpr size_t per_cta(int index, int rank) {
     return size_t(index) * kClusterSize + size_t(rank);
   }
+  // The counter (in ints from the workspace's start) of part `part` of tile `tile` in that CTA.
+  STRATA_HOST_DEVICE static constexpr size_t counter_index(int tile, int rank, int part) {
+    return per_cta(tile, rank) * kParts + size_t(part);
+  }
+  // The first float of part `part` of slot `slot` in that CTA (from the slots' start).
+  STRATA_HOST_DEVICE static constexpr size_t slot_offset(int slot, int rank, int part) {
+    return (per_cta(slot, rank) * kParts + size_t(part)) * kPartFloats;
+  }
 
   struct Workspace {
     int* counters = nullptr;
@@ -59,7 +67,7 @@ struct Sm90PartialSums {
   template <class Accumulators>
   STRATA_DEVICE static bool finish(Workspace const& ws, Sm90WorkPlan const& plan, Sm90WorkUnit const& w, int rank,
                                    int part, int wg, int t, Accumulators& acc) {
-    float* mine = ws.slots + (per_cta(w.slot, rank) * kParts + part) * kPartFloats;
+    float* mine = ws.slots + slot_offset(w.slot, rank, part);
     STRATA_UNROLL
     for (int mi = 0; mi < kMmaM; ++mi) {
       STRATA_UNROLL
@@ -67,14 +75,14 @@ struct Sm90PartialSums {
     }
     __threadfence();  // this thread's partial sum before the count that publishes it
     arch::named_barrier_sync(kBarrier + wg, 128);
-    int* counter = ws.counters + per_cta(w.tile, rank) * kParts + part;
+    int* counter = ws.counters + counter_index(w.tile, rank, part);
     const bool counted_last = t == 0 && atomicAdd(counter, 1) == w.segments - 1;
     if (!arch::named_barrier_or(kBarrier + wg, 128, counted_last)) return false;
     __threadfence();  // the other units' partial sums after their counts
     for (int s = 0; s < w.segments; ++s) {
       const int slot = plan.peer_slot(w, s);
       if (slot == w.slot) continue;
-      const float* theirs = ws.slots + (per_cta(slot, rank) * kParts + part) * kPartFloats;
+      const float* theirs = ws.slots + slot_offset(slot, rank, part);
       STRATA_UNROLL
       for (int mi = 0; mi < kMmaM; ++mi) {
         STRATA_UNROLL

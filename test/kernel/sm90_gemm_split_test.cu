@@ -5,8 +5,14 @@
 // shapes and the few-tile ones; split-K with clusters (the cluster's CTAs walk the same K ranges,
 // multicasting what they share; each leaves its own partial tiles). A prepared GEMM reruns without
 // initializing (the tile counters reset themselves). Refusals: parallel split-K, Stream-K with
-// clusters.
+// clusters. On the host (no GPU): the partial sums' workspace layout with and without clusters.
 #include "sm90_gemm_sweep.cuh"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 namespace {
 using namespace strata;
@@ -67,6 +73,76 @@ void rerun_without_initializing(uint64_t seed, void (*tweak)(typename Gemm<Kerne
 TEST(Sm90GemmSplit, RerunWithoutInitializing) {
   rerun_without_initializing<Coop>(360, [](Gemm<Coop>::Arguments& a) { a.schedule = Schedule::stream_k; });
   rerun_without_initializing<Coop2x1>(365, [](Gemm<Coop2x1>::Arguments& a) { a.split_k = 4; });
+}
+
+// The partial sums' workspace for `plan` run by `clusters` clusters of Kernel: each CTA of a
+// cluster has its own counter per (tile, part) and its own slot per split unit and part; no two
+// counters or slots overlap, all lie inside workspace_bytes, the slots start 256-byte aligned.
+template <class Kernel>
+void check_workspace_layout(Sm90WorkPlan const& plan, int clusters, std::string const& what) {
+  using PS = typename Kernel::PartialSums;
+  SCOPED_TRACE(what);
+  const size_t bytes = PS::workspace_bytes(plan), counter_bytes = PS::counter_bytes(plan);
+  if (plan.slots() == 0) {
+    EXPECT_EQ(bytes, 0u) << "no tile is split: no workspace";
+    return;
+  }
+  ASSERT_EQ(counter_bytes % 256, 0u);
+  const size_t counters = counter_bytes / sizeof(int), floats = (bytes - counter_bytes) / sizeof(float);
+  std::map<size_t, std::tuple<int, int, int>> counter_of;  // index -> (tile, rank, part)
+  std::vector<std::pair<size_t, size_t>> ranges;           // [first, last) float of each slot part
+  int split_units = 0;
+  for (int c = 0; c < clusters; ++c)
+    for (int u = 0, n = plan.unit_count(c, clusters); u < n; ++u) {
+      const Sm90WorkUnit w = plan.unit(c, clusters, u);
+      if (w.segments == 1) continue;
+      ++split_units;
+      for (int rank = 0; rank < Kernel::kClusterSize; ++rank)
+        for (int part = 0; part < PS::kParts; ++part) {
+          const size_t ci = PS::counter_index(w.tile, rank, part);
+          ASSERT_LT(ci, counters);
+          // The tile's units share its counter; nothing else may.
+          const auto [it, fresh] = counter_of.try_emplace(ci, w.tile, rank, part);
+          ASSERT_TRUE(fresh || it->second == std::make_tuple(w.tile, rank, part)) << "counter " << ci << " shared";
+          const size_t first = PS::slot_offset(w.slot, rank, part);
+          ASSERT_LE(first + PS::kPartFloats, floats) << "slot " << w.slot << " past the workspace";
+          ranges.emplace_back(first, first + PS::kPartFloats);
+        }
+    }
+  EXPECT_GT(split_units, 0);
+  std::sort(ranges.begin(), ranges.end());
+  for (size_t i = 1; i < ranges.size(); ++i)
+    ASSERT_LE(ranges[i - 1].second, ranges[i].first) << "two slots overlap at float " << ranges[i].first;
+}
+
+TEST(Sm90GemmSplit, WorkspaceLayoutPerClusterCta) {
+  for (int tiles : {1, 5, 40})
+    for (int k_tiles : {8, 64})
+      for (int splits : {2, 3, 4})
+        for (int clusters : {1, 7, 66}) {
+          Sm90WorkPlan plan;
+          plan.kind = Sm90WorkKind::split_k;
+          plan.total_tiles = tiles, plan.k_tiles = k_tiles, plan.splits = splits;
+          const std::string what = "split " + std::to_string(splits) + ", " + std::to_string(tiles) + " tiles of " +
+                                   std::to_string(k_tiles) + ", " + std::to_string(clusters) + " clusters";
+          check_workspace_layout<Coop>(plan, clusters, "cooperative, " + what);
+          check_workspace_layout<Pingpong>(plan, clusters, "ping-pong, " + what);
+          check_workspace_layout<Coop2x1>(plan, clusters, "cooperative 2 x 1, " + what);
+          check_workspace_layout<Pingpong1x2>(plan, clusters, "ping-pong 1 x 2, " + what);
+        }
+  for (int tiles : {3, 133, 300})
+    for (int grid : {7, 132}) {
+      Sm90WorkPlan plan;
+      plan.kind = Sm90WorkKind::stream_k;
+      plan.total_tiles = tiles, plan.k_tiles = 64;
+      plan.stream_k = StreamKPartition::make(tiles, plan.k_tiles, grid);
+      const std::string what = "Stream-K, " + std::to_string(tiles) + " tiles, grid " + std::to_string(grid);
+      check_workspace_layout<Coop>(plan, grid, "cooperative, " + what);
+      check_workspace_layout<Pingpong>(plan, grid, "ping-pong, " + what);
+    }
+  Sm90WorkPlan whole;
+  whole.total_tiles = 10, whole.k_tiles = 64;
+  check_workspace_layout<Coop2x1>(whole, 10, "whole tiles");
 }
 
 TEST(Sm90GemmSplit, Refusals) {
