@@ -1,8 +1,8 @@
 // Strata's Hopper GEMM (TMA + wgmma, warp-specialized, persistent) against cuBLAS, in the same
 // process on the same buffers: random data, several input sets rotated so L2 does not flatter,
-// CUDA events, the two timed alternately, median of many runs; each strata output checked against
-// cuBLAS's before it is timed (a wrong one fails the bench). Per shape: TFLOP/s of both, their
-// ratio, the CTAs launched and the fraction of the wgmma ceiling.
+// CUDA events, median of many runs; each strata output checked against cuBLAS's before it is
+// timed (a wrong one fails the bench). Per shape: TFLOP/s of both, their ratio, the CTAs launched
+// and the fraction of the wgmma ceiling.
 //
 //   sm90_gemm [--benchmark_filter=<regex>]     e.g. --benchmark_filter='bf16/coop128x256/square/8192'
 #include <benchmark/benchmark.h>
@@ -82,10 +82,8 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     state.SkipWithError(wrong.c_str());
     return;
   }
-  // Interleaved, launch by launch, so both see the same clocks and power state: the steadiest of
-  // the orders measured (bench/RESULTS.md, eighteenth session: alone-then-alone moved ratios 3-10 %).
-  const std::vector<double> ms = median_ms_interleaved({[&](int i) { runner.launch(i); }, cublas});
-  const double strata_ms = ms[0], cublas_ms = ms[1];
+  const double strata_ms = median_ms([&](int i) { runner.launch(i); });
+  const double cublas_ms = median_ms(cublas);
   cublasDestroy(handle);
   for (auto _ : state) state.SetIterationTime(strata_ms / 1e3);
   const double flops = 2.0 * m * n * k;
