@@ -2,7 +2,8 @@
 // process on the same buffers: random data, several input sets rotated so L2 does not flatter,
 // CUDA events, median of many runs; each strata output checked against cuBLAS's before it is
 // timed (a wrong one fails the bench). Per shape: TFLOP/s of both, their ratio, the CTAs launched
-// and the fraction of the wgmma ceiling.
+// and the fraction of the wgmma ceiling; without clusters also how Stream-K forced compares with
+// the automatic schedule (streamk_vs_auto, the two timed interleaved).
 //
 //   sm90_gemm [--benchmark_filter=<regex>]     e.g. --benchmark_filter='bf16/coop128x256/square/8192'
 #include <benchmark/benchmark.h>
@@ -84,6 +85,29 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   }
   const double strata_ms = median_ms([&](int i) { runner.launch(i); });
   const double cublas_ms = median_ms(cublas);
+  // Without clusters, Stream-K forced too (checked the same way), timed interleaved with the
+  // automatic schedule so that the two compare under the same clocks: where it wins, and by how
+  // much, is what the automatic schedule's choice would rest on.
+  double stream_k_gain = 0;
+  if constexpr (Kernel::kClusterSize == 1) {
+    StrataRunner<G, T, T> stream_k;
+    stream_k.schedule = Schedule::stream_k;
+    if (!stream_k.prepare(m, n, k, a, b, d.ptr, why)) {
+      cublasDestroy(handle);
+      state.SkipWithError(("strata refused Stream-K: " + why).c_str());
+      return;
+    }
+    if (const std::string wrong = differs_from_cublas(stream_k, cublas, d.ptr, d_ref.ptr, int64_t(m) * n, sets, rel_tol);
+        !wrong.empty()) {
+      g_wrong_results = true;
+      cublasDestroy(handle);
+      state.SkipWithError(("Stream-K: " + wrong).c_str());
+      return;
+    }
+    const std::vector<double> pair =
+        median_ms_interleaved({[&](int i) { runner.launch(i); }, [&](int i) { stream_k.launch(i); }});
+    stream_k_gain = pair[0] / pair[1];
+  }
   cublasDestroy(handle);
   for (auto _ : state) state.SetIterationTime(strata_ms / 1e3);
   const double flops = 2.0 * m * n * k;
@@ -91,6 +115,7 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   state.counters["cublas_TFLOPs"] = flops / cublas_ms / 1e9;
   state.counters["ratio"] = cublas_ms / strata_ms;
   state.counters["ctas"] = double(runner.gemms[0].grid().x);
+  if (stream_k_gain > 0) state.counters["streamk_vs_auto"] = stream_k_gain;  // > 1: Stream-K faster
   // The ceiling was measured for 16-bit operands; tf32 runs at another rate, so it has no fraction.
   if constexpr (!std::is_same_v<T, float>)
     state.counters["of_wgmma_ceiling"] = flops / strata_ms / 1e9 / kWgmmaCeilingTflops;
