@@ -2,12 +2,12 @@
 // Sm80Tiles and a sliced-K tile (whose two warp groups' sums meet in shared memory, where they
 // meet the split-K and Stream-K partials too): batches with padded leading dimensions and
 // distinct batch strides (and a B shared by all batches), D = alpha·A·B + beta·C with ragged
-// edges, split-K (explicit and automatic, with and without C, batched; serial equal to parallel
-// bit for bit), Stream-K, and empty problems (m, n or k = 0). Every output element is checked
-// against a double reference; D outside the m × n windows must keep its poison. Two kernels only
-// (each costs seconds of nvcc): every tile class of Sm80Tiles, the large one included, runs every
-// path (batches and beta, whole tiles, serial and parallel split-K, Stream-K) in
-// Sm80GemmSanitize (sm80_gemm_tiles_test.cu).
+// edges, C aliasing D, split-K (explicit and automatic, with and without C, batched; serial equal
+// to parallel bit for bit), Stream-K, and empty problems (m, n or k = 0). Every output element is
+// checked against a double reference; D outside the m × n windows must keep its poison (or C's
+// values, where C is D). Two kernels only (each costs seconds of nvcc): every tile class of
+// Sm80Tiles, the large one included, runs every path (batches and beta, whole tiles, serial and
+// parallel split-K, Stream-K) in Sm80GemmSanitize (sm80_gemm_tiles_test.cu).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -74,6 +74,32 @@ void beta() {
     auto args = p.arguments();
     args.epilogue = {{kAlpha, kBeta}};
     run_and_check(p, args, "beta");
+  }
+}
+
+// C aliases D (ldc = ldd, one batch stride): D starts out holding C, every output element reads
+// its own C in place, and padding and batch gaps keep C's values. Whole tiles, serial and parallel
+// split-K (the parallel reduction reads C and writes D element by element) and Stream-K.
+template <class Config>
+void c_aliases_d() {
+  STRATA_REQUIRE_SM(8, 0);
+  using Kernel = KernelFor<Config>;
+  uint64_t seed = 250;
+  for (Shape3 s : {Shape3{7, 7, 7}, Shape3{129, 257, 129}, Shape3{1000, 129, 1000}, Shape3{300, 300, 4096}}) {
+    for (int variant = 0; variant < 4; ++variant) {
+      GemmProblem<Kernel> p(s, seed += 3,
+                            ProblemLayout{.batches = 2, .pad_d = 8, .gap_d = 16, .with_c = true, .c_is_d = true});
+      auto args = p.arguments();
+      ASSERT_EQ(args.C, args.D);
+      args.epilogue = {{kAlpha, kBeta}};
+      if (variant == 1 || variant == 2) {
+        args.split_k = 3;
+        args.split_k_mode = variant == 1 ? SplitKMode::serial : SplitKMode::parallel;
+      }
+      if (variant == 3) args.schedule = Schedule::stream_k;
+      const char* names[] = {"whole tiles", "serial split-K 3", "parallel split-K 3", "Stream-K"};
+      run_and_check(p, args, std::string("C is D, ") + names[variant]);
+    }
   }
 }
 
@@ -253,7 +279,9 @@ TEST(Sm80GemmFeatures, BetaSmallTile) { beta<Small>(); }
 TEST(Sm80GemmFeatures, SplitKSmallTile) { split_k<Small>(); }
 TEST(Sm80GemmFeatures, SplitKSerialRerunsSmallTile) { split_k_serial_reruns<Small>(); }
 TEST(Sm80GemmFeatures, SplitKAutomaticSmallTile) { split_k_automatic<Small>(); }
+TEST(Sm80GemmFeatures, CAliasesDSmallTile) { c_aliases_d<Small>(); }
 TEST(Sm80GemmFeatures, SlicedK) {
+  c_aliases_d<SlicedK>();
   split_k_serial_matches_parallel<SlicedK>();
   stream_k<SlicedK>();
   batched<SlicedK>();

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <functional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -137,6 +138,9 @@ struct ProblemLayout {
   int64_t gap_a = 0, gap_b = 0, gap_c = 0, gap_d = 0;  // added between consecutive batches
   bool shared_b = false;  // every batch reads the same B (batch_stride_b = 0)
   bool with_c = false;    // a random source matrix C, for epilogues that read it
+  // With with_c: C is D's own buffer (ldc = ldd, batch_stride_c = batch_stride_d), so D starts out
+  // holding C, padding and batch gaps included, and each output element reads its C in place.
+  bool c_is_d = false;
 };
 
 // A problem on the device: operands as the kernel's majorness says (padding and gaps random too,
@@ -189,11 +193,17 @@ struct GemmProblem {
     stride_b = l.shared_b ? 0 : round_up(extent_b, Config::vector_b) + l.gap_b;
     stride_c = extent_c + l.gap_c;
     stride_d = extent_d + l.gap_d;
+    if (l.c_is_d) {
+      if (!l.with_c) throw std::invalid_argument("ProblemLayout: c_is_d needs with_c");
+      ldc = ldd, stride_c = stride_d;
+    }
     a = random_operand<TA>(span(stride_a, extent_a, batches), seed);
     b = random_operand<TB>(span(stride_b, extent_b, batches), seed + 1);
     dA = DeviceBuffer<TA>(a);
     dB = DeviceBuffer<TB>(b);
-    if (l.with_c) {
+    if (l.c_is_d) {
+      c = random_operand<TD>(span(stride_d, extent_d, batches), seed + 2);
+    } else if (l.with_c) {
       c = random_operand<TD>(span(stride_c, extent_c, batches), seed + 2);
       dC = DeviceBuffer<TD>(c);
     }
@@ -202,7 +212,13 @@ struct GemmProblem {
     compute_reference();
   }
 
-  void poison() { dD.fill_bytes(0xFF); }
+  // D before a run: all bytes 0xFF, or C's values where C is D's buffer.
+  void poison() {
+    if (layout.c_is_d)
+      dD.upload(c);
+    else
+      dD.fill_bytes(0xFF);
+  }
 
   // C(i, j) of batch bt (the problem must have been made with_c).
   double source(int i, int j, int bt) const { return as_double(c[size_t(bt * stride_c + i * ldc + j)]); }
@@ -230,7 +246,7 @@ struct GemmProblem {
     args.m = s.m; args.n = s.n; args.k = s.k;
     args.A = dA.get(); args.lda = lda;
     args.B = dB.get(); args.ldb = ldb;
-    args.C = dC.get(); args.ldc = ldc;
+    args.C = layout.c_is_d ? dD.get() : dC.get(); args.ldc = ldc;
     args.D = dD.get(); args.ldd = ldd;
     args.batch_count = batches;
     args.batch_stride_a = stride_a; args.batch_stride_b = stride_b;
@@ -271,7 +287,7 @@ struct GemmProblem {
 
   // Checks every element of D against expected(i, j, batch, ref) within element_tolerance, and
   // that nothing outside the m × n windows of the batches (leading-dimension padding, gaps
-  // between batches) was written.
+  // between batches) was written: it still holds the poison, or C's values where C is D.
   void check(std::function<double(int, int, int, double)> const& expected, std::string const& what,
              double acc_scale = 1.0) {
     auto d = dD.download();
@@ -302,8 +318,9 @@ struct GemmProblem {
       const int64_t bt = stride_d > 0 ? int64_t(p) / stride_d : 0, r = int64_t(p) - bt * stride_d;
       if (bt < batches && r / ldd < s.m && r % ldd < s.n) continue;
       const auto* bytes = reinterpret_cast<const unsigned char*>(&d[p]);
+      const auto* before = layout.c_is_d ? reinterpret_cast<const unsigned char*>(&c[p]) : nullptr;
       for (size_t e = 0; e < sizeof(TD); ++e) {
-        if (bytes[e] != 0xFF) {
+        if (bytes[e] != (before ? before[e] : 0xFF)) {
           ++outside;
           break;
         }

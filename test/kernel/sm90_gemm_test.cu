@@ -3,7 +3,7 @@
 // fresh random operands, D poisoned, every element against a double reference, padding and batch
 // gaps checked untouched. Runs only on compute capability 9.0 (the kernel is sm_90a code).
 //  - tiles and types: bf16 and fp16 in, fp32 accumulation, bf16/fp16/fp32 out, 128 × 256 and
-//    64 × 128; the plain-store variant over an odd ldd; refusals;
+//    64 × 128; the plain-store variant over an odd ldd; C aliasing D; refusals;
 //  - layouts: every operand majorness wgmma reads (MN-major A or B for 16-bit types), tf32 (fp32
 //    in, K-major);
 //  - schedules and clusters: ping-pong consumer warpgroups, 2 × 1 and 1 × 2 clusters whose CTAs
@@ -62,6 +62,36 @@ TEST(Sm90Gemm, Bf16_OddLddTakesPlainStores) {
     ASSERT_TRUE(bool(p.run(args))) << describe(s);
     p.check([&](int i, int j, int bt, double ref) { return 0.5 * ref + 2.0 * p.source(i, j, bt); }, "odd ldd", 0.5);
   }
+}
+
+// C aliases D (ldc = ldd, one batch stride): D starts out holding C, every output element reads
+// its own C before its tile is stored, and padding and batch gaps keep C's values. Whole tiles,
+// split-K and Stream-K (only the unit that finishes a split tile reads C and stores) with TMA
+// loads of C and TMA stores; plain stores on an odd ldd.
+template <class Kernel, class Tweak>
+void sweep_c_aliases_d(int64_t pad_d, Tweak tweak, const char* what, uint64_t seed) {
+  for (Shape3 s : {Shape3{129, 257, 129}, Shape3{1000, 77, 1000}, Shape3{7, 7, 7}, Shape3{300, 300, 4096}}) {
+    GemmProblem<Kernel> p(s, seed += 3,
+                          ProblemLayout{.batches = 2, .pad_d = pad_d, .gap_d = 8, .with_c = true, .c_is_d = true});
+    auto args = p.arguments();
+    ASSERT_EQ(args.C, args.D);
+    args.epilogue = LinearCombination{{0.75f, -1.5f}};
+    tweak(args);
+    const Status st = Gemm<Kernel>::can_implement(args);
+    ASSERT_TRUE(bool(st)) << what << " " << describe(s) << ": " << st.message();
+    ASSERT_TRUE(bool(p.run(args))) << what << " " << describe(s);
+    p.check([&](int i, int j, int bt, double ref) { return 0.75 * ref - 1.5 * p.source(i, j, bt); }, what, 0.75);
+  }
+}
+TEST(Sm90Gemm, CAliasesD) {
+  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+  using Kernel = Sm90GemmKernel<Config<BF16, 128, 256>, BF16, LinearCombination>;
+  using Plain = Sm90GemmKernel<Config<BF16, 128, 256>, BF16, LinearCombination, Sm90Store::plain>;
+  using Args = Gemm<Kernel>::Arguments;
+  sweep_c_aliases_d<Kernel>(8, [](Args&) {}, "C is D, whole tiles", 50);
+  sweep_c_aliases_d<Kernel>(8, [](Args& a) { a.split_k = 3; }, "C is D, split-K 3", 60);
+  sweep_c_aliases_d<Kernel>(8, [](Args& a) { a.schedule = Schedule::stream_k; }, "C is D, Stream-K", 70);
+  sweep_c_aliases_d<Plain>(1, [](Gemm<Plain>::Arguments&) {}, "C is D, plain stores, odd ldd", 80);
 }
 
 // Refusals before anything runs, in words (no GPU needed).
