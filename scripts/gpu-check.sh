@@ -14,7 +14,7 @@
 #   SANITIZE_FILTER=...  the gtest filter the sanitizers run over (default: every path of every
 #                        tile class, Sm80GemmSanitize.*, and the Hopper atom tests)
 #
-# Stages: build (configure + build everything); test (every ctest test but the bench ones and,
+# Stages: build (configure + build everything; build-slowest.log lists its 15 slowest steps); test (every ctest test but the bench ones and,
 # where the stress stage runs, the stress test; those that need no GPU in parallel); repeat (the
 # kernel tests whose paths hand partial tiles between CTAs, run REPEAT times: intermittent
 # failures); sanitize (compute-sanitizer memcheck, racecheck, synccheck and initcheck over
@@ -76,6 +76,12 @@ if wants build; then
       -DSTRATA_BUILD_TESTS=ON -DSTRATA_BUILD_EXAMPLES=ON -DSTRATA_BUILD_BENCH=ON
   # -k 0: one broken translation unit does not hide how the others fare.
   stage build "$OUT/build.log" cmake --build "$BUILD" -- -k 0
+  # The slowest steps (ninja's log: start and end in ms, then the output), to see what bounds the
+  # build's wall time on this machine.
+  if [[ -f "$BUILD/.ninja_log" ]]; then
+    awk -F'\t' 'NR > 1 { printf "%7.1f s  %s\n", ($2 - $1) / 1000, $4 }' "$BUILD/.ninja_log" |
+      sort -rn | head -n 15 >"$OUT/build-slowest.log"
+  fi
 fi
 
 tests_line=""
