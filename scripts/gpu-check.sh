@@ -14,8 +14,9 @@
 #   SANITIZE_FILTER=...  the gtest filter the sanitizers run over (default: every path of every
 #                        tile class, Sm80GemmSanitize.*, and the Hopper atom tests)
 #
-# Stages: build (configure + build everything; build-slowest.log lists its 15 slowest steps); test (every ctest test but the bench ones and,
-# where the stress stage runs, the stress test; those that need no GPU in parallel); repeat (the
+# Stages: build (configure + build everything; build-slowest.log lists its 15 slowest steps); test
+# (every ctest test but the bench ones and, where the stress stage runs, the stress test; those
+# that need no GPU in parallel); repeat (the
 # kernel tests whose paths hand partial tiles between CTAs, run REPEAT times: intermittent
 # failures); sanitize (compute-sanitizer memcheck, racecheck, synccheck and initcheck over
 # SANITIZE_FILTER; any reported hazard or error fails the stage); stress (the random-shape stress
