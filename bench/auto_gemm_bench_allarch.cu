@@ -3,8 +3,9 @@
 // (weights), on the same buffers in the same run, each output checked against cuBLAS's first.
 // Per shape it prints the kernel AutoGemm chose and its ratio to cuBLAS:
 //   decode shapes (M = 1..128): bandwidth-bound; TB/s of the bytes A + B + D move, one launch at
-//     a time (each library timed alone; the ratio interleaved too) and streamed (100 dependent launches back to back, as a model's layers run; strata
-//     with and without programmatic dependent launch, the weights declared independent with it);
+//     a time (each library timed alone; the ratio interleaved too) and streamed (100 dependent
+//     launches back to back, as a model's layers run; strata with and without programmatic
+//     dependent launch, the weights declared independent with it);
 //   large shapes: TFLOP/s.
 // Every run rewrites a chart of the ratios (SVG): STRATA_CHART=<path>, default
 // auto_gemm_bench_allarch.svg in the working directory.
