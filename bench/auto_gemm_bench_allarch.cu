@@ -50,15 +50,13 @@ void bench_shape(benchmark::State& state, Shape shape) {
   std::vector<T*> const& a = inputs.a;
   std::vector<T*> const& b = inputs.b;
   DeviceArray<T> d(int64_t(m) * n), d_ref(int64_t(m) * n);
-  cublasHandle_t handle;
-  check(cublasCreate(&handle), "cublasCreate");
+  const CublasHandle handle;
   auto cublas = [&](int i) {
     cublas_gemm(handle, m, n, k, a[size_t(i) % a.size()], true, k, b[size_t(i) % b.size()], false, k, d_ref.ptr, n);
   };
   StrataRunner<Auto, T, T> runner;
   std::string why;
   if (!runner.prepare(m, n, k, a, b, d.ptr, why)) {
-    cublasDestroy(handle);
     state.SkipWithError(("strata refused: " + why).c_str());
     return;
   }
@@ -70,7 +68,6 @@ void bench_shape(benchmark::State& state, Shape shape) {
     if (const std::string wrong = differs_from_cublas(runner, cublas, d.ptr, d_ref.ptr, int64_t(m) * n, sets, 1.0 / 128);
         !wrong.empty()) {
       g_wrong_results = true;
-      cublasDestroy(handle);
       state.SkipWithError((wrong + (pdl ? " (with PDL)" : "")).c_str());
       return;
     }
@@ -84,16 +81,15 @@ void bench_shape(benchmark::State& state, Shape shape) {
   const std::vector<double> alternating = median_ms_interleaved({strata, cublas});
   double streamed = 0, streamed_pdl = 0, streamed_cublas = 0;
   if (shape.decode) {
-    streamed = streamed_ms([&](int i) { runner.launch(i); });
+    streamed = streamed_ms(strata);
     // As a model's layers run: the weights (B) are written long before, so they are declared
     // independent of the kernel before (LaunchOptions::b_independent), the tokens (A) are not.
     runner.options.programmatic_dependent_launch = true;
     runner.options.b_independent = true;
-    streamed_pdl = streamed_ms([&](int i) { runner.launch(i); });
+    streamed_pdl = streamed_ms(strata);
     runner.options = {};
     streamed_cublas = streamed_ms(cublas);
   }
-  cublasDestroy(handle);
   for (auto _ : state) state.SetIterationTime(one[0] / 1e3);
   const std::string kernel = runner.gemms[0].kernel_name();
   state.SetLabel(kernel);

@@ -135,6 +135,16 @@ inline double streamed_ms(const std::function<void(int)>& launch, int batch = 10
   return median_ms_interleaved({launches}, 1, reps)[0] / batch;
 }
 
+// A cuBLAS handle destroyed when its scope ends, early returns of a bench included.
+struct CublasHandle {
+  cublasHandle_t handle{};
+  CublasHandle() { check(cublasCreate(&handle), "cublasCreate"); }
+  ~CublasHandle() { cublasDestroy(handle); }
+  CublasHandle(const CublasHandle&) = delete;
+  CublasHandle& operator=(const CublasHandle&) = delete;
+  operator cublasHandle_t() const { return handle; }
+};
+
 template <class T> struct CublasType;
 template <> struct CublasType<__half> { static constexpr cudaDataType_t value = CUDA_R_16F; };
 template <> struct CublasType<__nv_bfloat16> { static constexpr cudaDataType_t value = CUDA_R_16BF; };

@@ -86,8 +86,7 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   std::vector<T*> const& b = inputs.b;
   DeviceArray<TD> d(int64_t(m) * n), d_ref(int64_t(m) * n);
 
-  cublasHandle_t handle;
-  check(cublasCreate(&handle), "cublasCreate");
+  const CublasHandle handle;
   const bool tf32 = std::is_same_v<T, float>;
   auto cublas = [&](int i) {
     cublas_gemm(handle, m, n, k, a[size_t(i) % a.size()], true, k, b[size_t(i) % b.size()], false, k, d_ref.ptr, n, tf32);
@@ -153,7 +152,6 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   };
   using Auto = AutoGemmFor<T>;
   const bool ok = time_all(StrataRunner<Auto, T, TD>{});
-  cublasDestroy(handle);
   if (!ok) {
     state.SkipWithError(("strata refused or wrong: " + why).c_str());
     return;

@@ -59,8 +59,7 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   std::vector<T*> const& a = inputs.a;
   std::vector<T*> const& b = inputs.b;
   DeviceArray<T> d(int64_t(m) * n), d_ref(int64_t(m) * n);
-  cublasHandle_t handle;
-  check(cublasCreate(&handle), "cublasCreate");
+  const CublasHandle handle;
   auto cublas = [&](int i) {
     cublas_gemm(handle, m, n, k, a[size_t(i) % a.size()], true, k, b[size_t(i) % b.size()], false, k, d_ref.ptr, n,
                 std::is_same_v<T, float>);  // fp32 operands: cuBLAS on tf32 tensor cores (FAST_TF32)
@@ -68,7 +67,6 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   StrataRunner<G, T, T> runner;
   std::string why;
   if (!runner.prepare(m, n, k, a, b, d.ptr, why)) {
-    cublasDestroy(handle);
     state.SkipWithError(("strata refused: " + why).c_str());
     return;
   }
@@ -79,11 +77,11 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   if (const std::string wrong = differs_from_cublas(runner, cublas, d.ptr, d_ref.ptr, int64_t(m) * n, sets, rel_tol);
       !wrong.empty()) {
     g_wrong_results = true;
-    cublasDestroy(handle);
     state.SkipWithError(wrong.c_str());
     return;
   }
-  const double strata_ms = median_ms([&](int i) { runner.launch(i); });
+  const auto strata = [&](int i) { runner.launch(i); };
+  const double strata_ms = median_ms(strata);
   const double cublas_ms = median_ms(cublas);
   // Without clusters, Stream-K forced too (checked the same way), timed interleaved with the
   // automatic schedule so that the two compare under the same clocks: where it wins, and by how
@@ -93,22 +91,19 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
     StrataRunner<G, T, T> stream_k;
     stream_k.schedule = Schedule::stream_k;
     if (!stream_k.prepare(m, n, k, a, b, d.ptr, why)) {
-      cublasDestroy(handle);
       state.SkipWithError(("strata refused Stream-K: " + why).c_str());
       return;
     }
     if (const std::string wrong = differs_from_cublas(stream_k, cublas, d.ptr, d_ref.ptr, int64_t(m) * n, sets, rel_tol);
         !wrong.empty()) {
       g_wrong_results = true;
-      cublasDestroy(handle);
       state.SkipWithError(("Stream-K: " + wrong).c_str());
       return;
     }
     const std::vector<double> pair =
-        median_ms_interleaved({[&](int i) { runner.launch(i); }, [&](int i) { stream_k.launch(i); }});
+        median_ms_interleaved({strata, [&](int i) { stream_k.launch(i); }});
     stream_k_gain = pair[0] / pair[1];
   }
-  cublasDestroy(handle);
   for (auto _ : state) state.SetIterationTime(strata_ms / 1e3);
   const double flops = 2.0 * m * n * k;
   state.counters["strata_TFLOPs"] = flops / strata_ms / 1e9;

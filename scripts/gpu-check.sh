@@ -16,11 +16,10 @@
 #
 # Stages: build (configure + build everything; build-slowest.log lists its 15 slowest steps); test
 # (every ctest test but the bench ones and, where the stress stage runs, the stress test; those
-# that need no GPU in parallel); repeat (the
-# kernel tests whose paths hand partial tiles between CTAs, run REPEAT times: intermittent
-# failures); sanitize (compute-sanitizer memcheck, racecheck, synccheck and initcheck over
-# SANITIZE_FILTER; any reported hazard or error fails the stage); stress (the random-shape stress
-# test at STRESS_CASES problems); bench.
+# that need no GPU in parallel); repeat (the kernel tests whose paths hand partial tiles between
+# CTAs, run REPEAT times: intermittent failures); sanitize (compute-sanitizer memcheck, racecheck,
+# synccheck and initcheck over SANITIZE_FILTER; any reported hazard or error fails the stage);
+# stress (the random-shape stress test at STRESS_CASES problems); bench.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 

@@ -29,13 +29,14 @@ struct Sm90PartialSums {
   // Named barriers of the consumer warpgroups' hand-over (0: __syncthreads, 1-2: epilogue, 3-4: turns).
   static constexpr int kBarrier = 5;
 
-  // Bytes of the workspace for `plan` (0 when no tile is split).
+  // Bytes of the workspace for `plan` (0 when no tile is split): the counters (to 256 bytes),
+  // then the slots, each as far as the first index past the last one (counter_index, slot_offset).
   static size_t workspace_bytes(Sm90WorkPlan const& plan) {
     if (plan.slots() == 0) return 0;
-    return counter_bytes(plan) + size_t(plan.slots()) * kClusterSize * kParts * kPartFloats * sizeof(float);
+    return counter_bytes(plan) + slot_offset(plan.slots(), 0, 0) * sizeof(float);
   }
   static size_t counter_bytes(Sm90WorkPlan const& plan) {
-    return (size_t(plan.total_tiles) * kClusterSize * kParts * sizeof(int) + 255) / 256 * 256;
+    return (counter_index(plan.total_tiles, 0, 0) * sizeof(int) + 255) / 256 * 256;
   }
 
   // Where the CTA of cluster rank `rank` keeps its own of the cluster's counter or slot `index`.

@@ -185,27 +185,22 @@ struct GemmProblem {
     // plus what the layout asks for.
     lda = round_up(std::max(1, a_row_major ? s.k : s.m), Config::vector_a) + l.pad_a;
     ldb = round_up(std::max(1, b_row_major ? s.n : s.k), Config::vector_b) + l.pad_b;
-    ldc = round_up(std::max(1, s.n), vector_d) + l.pad_c;
     ldd = round_up(std::max(1, s.n), vector_d) + l.pad_d;
+    if (l.c_is_d && !l.with_c) throw std::invalid_argument("ProblemLayout: c_is_d needs with_c");
+    ldc = l.c_is_d ? ldd : round_up(std::max(1, s.n), vector_d) + l.pad_c;
     const int64_t extent_a = lda * (a_row_major ? s.m : s.k), extent_b = ldb * (b_row_major ? s.k : s.n);
     const int64_t extent_c = ldc * s.m, extent_d = ldd * s.m;
     stride_a = round_up(extent_a, Config::vector_a) + l.gap_a;
     stride_b = l.shared_b ? 0 : round_up(extent_b, Config::vector_b) + l.gap_b;
-    stride_c = extent_c + l.gap_c;
     stride_d = extent_d + l.gap_d;
-    if (l.c_is_d) {
-      if (!l.with_c) throw std::invalid_argument("ProblemLayout: c_is_d needs with_c");
-      ldc = ldd, stride_c = stride_d;
-    }
+    stride_c = l.c_is_d ? stride_d : extent_c + l.gap_c;
     a = random_operand<TA>(span(stride_a, extent_a, batches), seed);
     b = random_operand<TB>(span(stride_b, extent_b, batches), seed + 1);
     dA = DeviceBuffer<TA>(a);
     dB = DeviceBuffer<TB>(b);
-    if (l.c_is_d) {
-      c = random_operand<TD>(span(stride_d, extent_d, batches), seed + 2);
-    } else if (l.with_c) {
-      c = random_operand<TD>(span(stride_c, extent_c, batches), seed + 2);
-      dC = DeviceBuffer<TD>(c);
+    if (l.with_c) {
+      c = random_operand<TD>(span(stride_c, extent_c, batches), seed + 2);  // D's span where C is D
+      if (!l.c_is_d) dC = DeviceBuffer<TD>(c);
     }
     dD = DeviceBuffer<TD>(span(stride_d, extent_d, batches));
     poison();
