@@ -21,7 +21,8 @@ enum class SplitKMode { automatic, serial, parallel };
 // SM count times the CTAs of this kernel one SM holds. automatic: stream_k for problems of at
 // least kStreamKMinWaves waves of tiles that are not split over K, tiles otherwise (Stream-K gained
 // from 8 waves up and lost below, where its shared tiles are a larger part of the work;
-// bench/RESULTS.md has the figures).
+// bench/RESULTS.md has the figures). The Hopper kernel's automatic schedule has its own rule
+// (kernel/sm90_work.hpp: split-K for few tiles, Stream-K for a mostly idle last wave over a long K).
 enum class Schedule { tiles, stream_k, automatic };
 inline constexpr int kStreamKMinWaves = 8;
 

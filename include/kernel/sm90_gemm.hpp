@@ -295,7 +295,8 @@ struct Sm90GemmKernel {
 
   // How the work is shared out: split-K or Stream-K when asked; automatically (split_k = 0 or
   // Schedule::automatic), split-K sized to one wave when the tiles are fewer than the CTAs
-  // (sm90_automatic_splits); whole tiles otherwise.
+  // (sm90_automatic_splits), Stream-K on long-K problems whose last wave of whole tiles would be
+  // mostly idle (sm90_automatic_stream_k; not with clusters), whole tiles otherwise.
   static Sm90WorkPlan work_plan(Arguments const& a) {
     Sm90WorkPlan plan;
     plan.total_tiles = int(cluster_tile_count(a) * a.batch_count);
@@ -312,11 +313,19 @@ struct Sm90GemmKernel {
                        : automatic     ? sm90_automatic_splits(plan.total_tiles, plan.k_tiles, ctas)
                                        : 1;
     plan.splits = splits < plan.k_tiles ? splits : plan.k_tiles;
-    if (plan.splits > 1) plan.kind = Sm90WorkKind::split_k;
-    else plan.splits = 1;
+    if (plan.splits > 1) {
+      plan.kind = Sm90WorkKind::split_k;
+    } else {
+      plan.splits = 1;
+      if (automatic && a.split_k <= 1 && kClusterSize == 1 &&
+          sm90_automatic_stream_k(plan.total_tiles, a.k, ctas, int(sizeof(ElementA)))) {
+        plan.kind = Sm90WorkKind::stream_k;
+        plan.stream_k = StreamKPartition::make(plan.total_tiles, plan.k_tiles, ctas);
+      }
+    }
     return plan;
   }
-  // Whether `a` runs Stream-K (only when asked for: the automatic schedule takes split-K).
+  // Whether `a` runs Stream-K: when asked for, or automatically (sm90_automatic_stream_k).
   static bool uses_stream_k(Arguments const& a) { return work_plan(a).kind == Sm90WorkKind::stream_k; }
   // The K splits of each tile `a` runs with (1: whole tiles or Stream-K), always added serially.
   static int effective_splits(Arguments const& a) { return work_plan(a).splits; }

@@ -33,6 +33,22 @@ STRATA_HOST_DEVICE constexpr int sm90_automatic_splits(int tiles, int k_tiles, i
   return s > 1 ? s : 1;
 }
 
+// Whether the automatic schedule runs Stream-K on a problem it does not split over K: `tiles`
+// whole output tiles over `ctas` resident CTAs, a K of `k` elements of `element_bytes` each.
+// Stream-K's tiles are split at K offsets spread over the whole K, so its CTAs miss L2 where whole
+// tiles share their K slab (ncu on the H200: 2.3x the DRAM bytes at 4096 x 8192 x 8192); it pays
+// only where whole tiles leave most of their last wave idle over a long K. Measured on the H200
+// (bench/RESULTS.md, twenty-fourth session), 16-bit operands: +1-2 % at 8192^3 and 16384 x 8192^2,
+// -11 to -32 % with the last wave 3/4 full or more; tf32 lost at 2 of 4 shapes, so it stays whole.
+inline constexpr int kSm90StreamKMinWaves = 8;
+inline constexpr int kSm90StreamKMinK = 8192;
+STRATA_HOST_DEVICE constexpr bool sm90_automatic_stream_k(long long tiles, int k, int ctas, int element_bytes) {
+  if (element_bytes != 2 || ctas <= 0 || k < kSm90StreamKMinK) return false;
+  if (tiles < static_cast<long long>(kSm90StreamKMinWaves) * ctas) return false;
+  const long long last_wave = tiles % ctas;  // tiles of the partial last wave (0: whole waves only)
+  return last_wave > 0 && 100 * last_wave <= 55LL * ctas;
+}
+
 struct Sm90WorkUnit {
   int tile = 0;            // global tile index (over batches; the scheduler maps it to coordinates)
   int k_begin = 0;         // K tiles [k_begin, k_end) of it

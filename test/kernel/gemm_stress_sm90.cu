@@ -1,6 +1,6 @@
 // The GEMM stress test (gemm_stress.cuh) on the Hopper path, bf16 in / bf16 out. Row-major A,
 // column-major B runs Sm90AutoGemm over Sm90Tiles (small 64x128, medium 128x128, large 128x256,
-// chosen per problem; the automatic schedule takes Stream-K for few-tile problems); the other
+// chosen per problem; the automatic schedule takes split-K for few-tile problems); the other
 // majornesses run Gemm<Sm90GemmKernel> of one configuration each, a different one per majorness
 // (cooperative 128x128, ping-pong 128x128, cooperative 64x128 in 2 x 1 clusters), to keep the
 // unit's compile time to six kernels. The clustered one takes no Stream-K (refused with clusters):

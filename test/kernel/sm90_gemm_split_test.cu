@@ -5,11 +5,14 @@
 // shapes and the few-tile ones; split-K with clusters (the cluster's CTAs walk the same K ranges,
 // multicasting what they share; each leaves its own partial tiles). A prepared GEMM reruns without
 // initializing (the tile counters reset themselves). Refusals: parallel split-K, Stream-K with
-// clusters. On the host (no GPU): the partial sums' workspace layout with and without clusters.
+// clusters. The automatic schedule's Stream-K on a long K (8192^3). On the host (no GPU): the
+// partial sums' workspace layout with and without clusters.
 #include "sm90_gemm_sweep.cuh"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
+#include <random>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -143,6 +146,72 @@ TEST(Sm90GemmSplit, WorkspaceLayoutPerClusterCta) {
   Sm90WorkPlan whole;
   whole.total_tiles = 10, whole.k_tiles = 64;
   check_workspace_layout<Coop2x1>(whole, 10, "whole tiles");
+}
+
+// Values in [-1, 1) from a hash of the index: random enough, and no host upload of 128 MB.
+__global__ void fill_hashed(BF16* p, int64_t count, uint32_t seed) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count; i += int64_t(gridDim.x) * blockDim.x) {
+    uint32_t h = uint32_t(i) * 2654435761u ^ uint32_t(i >> 32) ^ seed;
+    h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
+    p[i] = __float2bfloat16(float(h >> 8) / float(1 << 23) - 1.f);
+  }
+}
+
+// The automatic schedule takes Stream-K on a long K whose last wave of whole tiles would be mostly
+// idle (sm90_automatic_stream_k): 8192^3 is 2048 tiles of 128 x 256, 68 in the last wave of an
+// H200's 132. It must run the very plan Stream-K asked for runs (the same bits out; StreamK above
+// checks that plan against the reference), agree with a double reference on sampled elements,
+// and leave a clustered kernel (no Stream-K) on whole tiles.
+TEST(Sm90GemmSplit, AutomaticStreamKOnLongK) {
+  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+  const int m = 8192, n = 8192, k = 8192;
+  DeviceBuffer<BF16> a(size_t(m) * k), b(size_t(n) * k), d_auto(size_t(m) * n), d_forced(size_t(m) * n);
+  fill_hashed<<<1024, 256>>>(a.get(), int64_t(m) * k, 11u);
+  fill_hashed<<<1024, 256>>>(b.get(), int64_t(n) * k, 12u);
+  throw_on_error(cudaGetLastError(), "fill_hashed");
+  Gemm<Coop>::Arguments args;
+  args.m = m, args.n = n, args.k = k;
+  args.A = a.get(), args.lda = k, args.B = b.get(), args.ldb = k;  // A row-major, B column-major
+  args.ldd = n;
+  args.epilogue = {{1.f, 0.f}};
+  args.split_k = 0, args.schedule = Schedule::automatic;
+  const int sms = detail::sm_count();
+  const bool expected = sm90_automatic_stream_k((m / 128) * (n / 256), k, sms, 2);
+  if (sms == 132) EXPECT_TRUE(expected) << "the H100/H200 SXM's 132 SMs leave 68 of 132 tiles in the last wave";
+  EXPECT_EQ(Coop::uses_stream_k(args), expected) << sms << " SMs";
+  {
+    Gemm<Coop2x1>::Arguments clustered = args;
+    EXPECT_FALSE(Coop2x1::uses_stream_k(clustered)) << "Stream-K takes no clusters";
+  }
+  auto run = [&](Schedule schedule, DeviceBuffer<BF16>& d) {
+    auto x = args;
+    x.schedule = schedule;
+    x.D = d.get();
+    d.fill_bytes(0xFF);
+    const size_t bytes = Gemm<Coop>::workspace_size(x);
+    DeviceBuffer<char> ws(bytes);
+    Gemm<Coop> gemm;
+    ASSERT_TRUE(bool(gemm.initialize(x, ws.get(), bytes)));
+    ASSERT_TRUE(bool(gemm.run()));
+    throw_on_error(cudaDeviceSynchronize(), "GEMM");
+  };
+  run(Schedule::automatic, d_auto);
+  run(expected ? Schedule::stream_k : Schedule::tiles, d_forced);
+  const std::vector<BF16> got = d_auto.download(), forced = d_forced.download();
+  EXPECT_EQ(0, std::memcmp(got.data(), forced.data(), got.size() * sizeof(BF16)))
+      << "the automatic schedule ran another plan than " << (expected ? "Stream-K" : "whole tiles");
+  const std::vector<BF16> ha = a.download(), hb = b.download();
+  std::mt19937 rng(13);
+  for (int sample = 0; sample < 512; ++sample) {
+    const int i = int(rng() % m), j = int(rng() % n);
+    double ref = 0, abs_ref = 0;
+    for (int p = 0; p < k; ++p) {
+      const double x = double(__bfloat162float(ha[size_t(i) * k + p])) * __bfloat162float(hb[size_t(j) * k + p]);
+      ref += x, abs_ref += std::fabs(x);
+    }
+    const double out = __bfloat162float(got[size_t(i) * n + j]);
+    ASSERT_LE(std::fabs(out - ref), abs_ref / 128 + 1e-3) << "D(" << i << ", " << j << ")";
+  }
 }
 
 TEST(Sm90GemmSplit, Refusals) {

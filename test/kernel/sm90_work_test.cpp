@@ -130,4 +130,33 @@ TEST(Sm90WorkPlan, AutomaticSplitsFillOneWave) {
       }
 }
 
+// The automatic schedule's Stream-K (H200: 132 CTAs): the shapes measured on the H200, 16-bit
+// operands; where whole tiles leave most of the last wave idle over a long K, and nowhere else.
+TEST(Sm90WorkPlan, AutomaticStreamKOnlyWhereTheLastWaveIsMostlyIdle) {
+  auto tiles = [](long long m, long long n, int bm, int bn) { return (m + bm - 1) / bm * ((n + bn - 1) / bn); };
+  EXPECT_TRUE(sm90_automatic_stream_k(tiles(8192, 8192, 128, 256), 8192, 132, 2)) << "8192^3: 68 of 132 in the last wave";
+  EXPECT_TRUE(sm90_automatic_stream_k(tiles(16384, 8192, 128, 256), 8192, 132, 2)) << "16384 x 8192^2: 4 of 132";
+  EXPECT_TRUE(sm90_automatic_stream_k(tiles(8192, 8192, 128, 128), 8192, 132, 2)) << "ping-pong 128 x 128, 8192^3";
+  EXPECT_FALSE(sm90_automatic_stream_k(tiles(4096, 8192, 128, 256), 8192, 132, 2)) << "7.8 waves, last 3/4 full";
+  EXPECT_FALSE(sm90_automatic_stream_k(tiles(4096, 4096, 128, 256), 14336, 132, 2)) << "3.9 waves";
+  EXPECT_FALSE(sm90_automatic_stream_k(tiles(16384, 14336, 128, 256), 4096, 132, 2)) << "K 4096";
+  EXPECT_FALSE(sm90_automatic_stream_k(tiles(8192, 8192, 128, 256), 8192, 132, 4)) << "tf32 lost";
+  EXPECT_FALSE(sm90_automatic_stream_k(132 * 16, 8192, 132, 2)) << "whole waves need no Stream-K";
+  EXPECT_FALSE(sm90_automatic_stream_k(132 * 16 + 73, 8192, 132, 2)) << "73 of 132: the last wave over 55 % full";
+  EXPECT_TRUE(sm90_automatic_stream_k(132 * 16 + 72, 8192, 132, 2));
+  EXPECT_FALSE(sm90_automatic_stream_k(132 * 7 + 1, 8192, 132, 2)) << "fewer than 8 waves";
+  EXPECT_FALSE(sm90_automatic_stream_k(132 * 8 + 1, 8191, 132, 2)) << "K below 8192";
+  EXPECT_FALSE(sm90_automatic_stream_k(1000, 8192, 0, 2));
+  // Where it says yes, Stream-K's partition exists and covers every tile once.
+  for (long long t : {132LL * 8 + 1, 132LL * 16 + 68, 132LL * 31 + 4}) {
+    ASSERT_TRUE(sm90_automatic_stream_k(t, 8192, 132, 2));
+    Sm90WorkPlan p;
+    p.kind = Sm90WorkKind::stream_k;
+    p.total_tiles = int(t), p.k_tiles = 128;
+    p.stream_k = StreamKPartition::make(t, p.k_tiles, 132);
+    ASSERT_GT(p.stream_k.ctas, 0);
+    check_plan(p, 132, "automatic Stream-K");
+  }
+}
+
 }  // namespace
