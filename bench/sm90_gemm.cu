@@ -3,7 +3,8 @@
 // CUDA events, median of many runs; each strata output checked against cuBLAS's before it is
 // timed (a wrong one fails the bench). Per shape: TFLOP/s of both, their ratio, the CTAs launched
 // and the fraction of the wgmma ceiling; without clusters also how Stream-K forced compares with
-// the automatic schedule (streamk_vs_auto, the two timed interleaved).
+// the automatic schedule (streamk_vs_auto, the two timed interleaved) and whether the automatic
+// schedule itself took Stream-K (auto_stream_k).
 //
 //   sm90_gemm [--benchmark_filter=<regex>]     e.g. --benchmark_filter='bf16/coop128x256/square/8192'
 #include <benchmark/benchmark.h>
@@ -111,6 +112,12 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
   state.counters["ratio"] = cublas_ms / strata_ms;
   state.counters["ctas"] = double(runner.gemms[0].grid().x);
   if (stream_k_gain > 0) state.counters["streamk_vs_auto"] = stream_k_gain;  // > 1: Stream-K faster
+  {
+    typename G::Arguments plan_of;  // what the automatic schedule chose: 1 for Stream-K, 0 otherwise
+    plan_of.m = m, plan_of.n = n, plan_of.k = k;
+    plan_of.split_k = 0, plan_of.schedule = runner.schedule;
+    state.counters["auto_stream_k"] = Kernel::uses_stream_k(plan_of) ? 1 : 0;
+  }
   // The ceiling was measured for 16-bit operands; tf32 runs at another rate, so it has no fraction.
   if constexpr (!std::is_same_v<T, float>)
     state.counters["of_wgmma_ceiling"] = flops / strata_ms / 1e9 / kWgmmaCeilingTflops;
