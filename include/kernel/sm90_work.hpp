@@ -39,7 +39,7 @@ STRATA_HOST_DEVICE constexpr int sm90_automatic_splits(int tiles, int k_tiles, i
 // tiles share their K slab (ncu on the H200: 2.3x the DRAM bytes at 4096 x 8192 x 8192); it pays
 // only where whole tiles leave most of their last wave idle over a long K. Measured on the H200
 // (bench/RESULTS.md, twenty-fourth session), 16-bit operands: +1-2 % at 8192^3 and 16384 x 8192^2,
-// -11 to -32 % with the last wave 3/4 full or more; tf32 lost at 2 of 4 shapes, so it stays whole.
+// -10 to -32 % with the last wave 3/4 full or more; tf32 lost at 2 of 4 shapes, so it stays whole.
 inline constexpr int kSm90StreamKMinWaves = 8;
 inline constexpr int kSm90StreamKMinK = 8192;
 STRATA_HOST_DEVICE constexpr bool sm90_automatic_stream_k(long long tiles, int k, int ctas, int element_bytes) {
