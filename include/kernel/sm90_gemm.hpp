@@ -293,37 +293,13 @@ struct Sm90GemmKernel {
     return detail::check_shared_memory(smem_bytes, detail::max_shared_memory_per_block());
   }
 
-  // How the work is shared out: split-K or Stream-K when asked; automatically (split_k = 0 or
-  // Schedule::automatic), split-K sized to one wave when the tiles are fewer than the CTAs
-  // (sm90_automatic_splits), Stream-K on long-K problems whose last wave of whole tiles would be
-  // mostly idle (sm90_automatic_stream_k; not with clusters), whole tiles otherwise.
+  // How the work is shared out (Sm90WorkPlan::make); the GPU is asked for its resident clusters
+  // only when there is work.
   static Sm90WorkPlan work_plan(Arguments const& a) {
-    Sm90WorkPlan plan;
-    plan.total_tiles = int(cluster_tile_count(a) * a.batch_count);
-    plan.k_tiles = (a.k + BK - 1) / BK;
-    if (plan.k_tiles == 0 || plan.total_tiles == 0) return plan;
-    const int ctas = resident_clusters();  // with clusters, the plan's units are the clusters'
-    if (a.schedule == Schedule::stream_k) {
-      plan.kind = Sm90WorkKind::stream_k;
-      plan.stream_k = StreamKPartition::make(plan.total_tiles, plan.k_tiles, ctas);
-      return plan;
-    }
-    const bool automatic = a.schedule == Schedule::automatic || a.split_k == 0;
-    const int splits = a.split_k > 1  ? a.split_k
-                       : automatic     ? sm90_automatic_splits(plan.total_tiles, plan.k_tiles, ctas)
-                                       : 1;
-    plan.splits = splits < plan.k_tiles ? splits : plan.k_tiles;
-    if (plan.splits > 1) {
-      plan.kind = Sm90WorkKind::split_k;
-    } else {
-      plan.splits = 1;
-      if (automatic && a.split_k <= 1 && kClusterSize == 1 &&
-          sm90_automatic_stream_k(plan.total_tiles, a.k, ctas, int(sizeof(ElementA)))) {
-        plan.kind = Sm90WorkKind::stream_k;
-        plan.stream_k = StreamKPartition::make(plan.total_tiles, plan.k_tiles, ctas);
-      }
-    }
-    return plan;
+    const int tiles = int(cluster_tile_count(a) * a.batch_count), k_tiles = (a.k + BK - 1) / BK;
+    const int ctas = tiles == 0 || k_tiles == 0 ? 0 : resident_clusters();
+    return Sm90WorkPlan::make(tiles, k_tiles, a.k, int(sizeof(ElementA)), ctas, a.schedule, a.split_k,
+                              kClusterSize > 1);
   }
   // Whether `a` runs Stream-K: when asked for, or automatically (sm90_automatic_stream_k).
   static bool uses_stream_k(Arguments const& a) { return work_plan(a).kind == Sm90WorkKind::stream_k; }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "../layout/config.hpp"
+#include "gemm_arguments.hpp"
 #include "tile_scheduler.hpp"
 
 namespace strata {
@@ -35,11 +36,9 @@ STRATA_HOST_DEVICE constexpr int sm90_automatic_splits(int tiles, int k_tiles, i
 
 // Whether the automatic schedule runs Stream-K on a problem it does not split over K: `tiles`
 // whole output tiles over `ctas` resident CTAs, a K of `k` elements of `element_bytes` each.
-// Stream-K's tiles are split at K offsets spread over the whole K, so its CTAs miss L2 where whole
-// tiles share their K slab (ncu on the H200: 2.3x the DRAM bytes at 4096 x 8192 x 8192); it pays
-// only where whole tiles leave most of their last wave idle over a long K. Measured on the H200
-// (bench/RESULTS.md, twenty-fourth session), 16-bit operands: +1-2 % at 8192^3 and 16384 x 8192^2,
-// -10 to -32 % with the last wave 3/4 full or more; tf32 lost at 2 of 4 shapes, so it stays whole.
+// Stream-K cuts its tiles at K offsets spread over all of K, so its CTAs miss L2 where whole tiles
+// walk one K slab together: it pays only where whole tiles would leave most of their last wave
+// idle over a long K, and only for 16-bit operands (bench/RESULTS.md, twenty-fourth session).
 inline constexpr int kSm90StreamKMinWaves = 8;
 inline constexpr int kSm90StreamKMinK = 8192;
 STRATA_HOST_DEVICE constexpr bool sm90_automatic_stream_k(long long tiles, int k, int ctas, int element_bytes) {
@@ -64,6 +63,31 @@ struct Sm90WorkPlan {
   int k_tiles = 0;      // K tiles of a whole tile
   int splits = 1;       // split_k
   StreamKPartition stream_k{};
+
+  // The plan of `tiles` output tiles (cluster tiles, over all batches) of `k_tiles` K tiles each, K
+  // being `k` elements of `element_bytes`, over `ctas` resident CTAs (clusters; read only when
+  // there is work): split-K or Stream-K when asked; automatically (split_k = 0 or
+  // Schedule::automatic) split-K sized to one wave when the tiles are fewer than the CTAs
+  // (sm90_automatic_splits), Stream-K where sm90_automatic_stream_k says so and the kernel has no
+  // clusters (whose CTAs walk the same K ranges), whole tiles otherwise.
+  STRATA_HOST_DEVICE static constexpr Sm90WorkPlan make(int tiles, int k_tiles, int k, int element_bytes, int ctas,
+                                                        Schedule schedule, int split_k, bool clusters) {
+    Sm90WorkPlan plan;
+    plan.total_tiles = tiles, plan.k_tiles = k_tiles;
+    if (k_tiles == 0 || tiles == 0) return plan;
+    const bool automatic = schedule == Schedule::automatic || split_k == 0;
+    if (schedule == Schedule::stream_k ||
+        (automatic && split_k <= 1 && !clusters && sm90_automatic_stream_k(tiles, k, ctas, element_bytes))) {
+      plan.kind = Sm90WorkKind::stream_k;
+      plan.stream_k = StreamKPartition::make(tiles, k_tiles, ctas);
+      return plan;
+    }
+    const int splits = split_k > 1 ? split_k : automatic ? sm90_automatic_splits(tiles, k_tiles, ctas) : 1;
+    plan.splits = splits < k_tiles ? splits : k_tiles;
+    if (plan.splits > 1) plan.kind = Sm90WorkKind::split_k;
+    else plan.splits = 1;
+    return plan;
+  }
 
   // Units of CTA `cta` of a grid of `grid` CTAs.
   STRATA_HOST_DEVICE constexpr int unit_count(int cta, int grid) const {

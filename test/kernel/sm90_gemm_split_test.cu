@@ -7,6 +7,7 @@
 // initializing (the tile counters reset themselves). Refusals: parallel split-K, Stream-K with
 // clusters. The automatic schedule's Stream-K on a long K (8192^3). On the host (no GPU): the
 // partial sums' workspace layout with and without clusters.
+#include "gemm_stress_check.cuh"  // stress::fill_kernel
 #include "sm90_gemm_sweep.cuh"
 
 #include <algorithm>
@@ -148,15 +149,6 @@ TEST(Sm90GemmSplit, WorkspaceLayoutPerClusterCta) {
   check_workspace_layout<Coop2x1>(whole, 10, "whole tiles");
 }
 
-// Values in [-1, 1) from a hash of the index: random enough, and no host upload of 128 MB.
-__global__ void fill_hashed(BF16* p, int64_t count, uint32_t seed) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count; i += int64_t(gridDim.x) * blockDim.x) {
-    uint32_t h = uint32_t(i) * 2654435761u ^ uint32_t(i >> 32) ^ seed;
-    h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
-    p[i] = __float2bfloat16(float(h >> 8) / float(1 << 23) - 1.f);
-  }
-}
-
 // The automatic schedule takes Stream-K on a long K whose last wave of whole tiles would be mostly
 // idle (sm90_automatic_stream_k): 8192^3 is 2048 tiles of 128 x 256, 68 in the last wave of an
 // H200's 132. It must run the very plan Stream-K asked for runs (the same bits out; StreamK above
@@ -166,9 +158,9 @@ TEST(Sm90GemmSplit, AutomaticStreamKOnLongK) {
   if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
   const int m = 8192, n = 8192, k = 8192;
   DeviceBuffer<BF16> a(size_t(m) * k), b(size_t(n) * k), d_auto(size_t(m) * n), d_forced(size_t(m) * n);
-  fill_hashed<<<1024, 256>>>(a.get(), int64_t(m) * k, 11u);
-  fill_hashed<<<1024, 256>>>(b.get(), int64_t(n) * k, 12u);
-  throw_on_error(cudaGetLastError(), "fill_hashed");
+  stress::fill_kernel<BF16><<<1024, 256>>>(a.get(), int64_t(m) * k, 11u);  // uniform in [-1, 1)
+  stress::fill_kernel<BF16><<<1024, 256>>>(b.get(), int64_t(n) * k, 12u);
+  throw_on_error(cudaGetLastError(), "fill_kernel");
   Gemm<Coop>::Arguments args;
   args.m = m, args.n = n, args.k = k;
   args.A = a.get(), args.lda = k, args.B = b.get(), args.ldb = k;  // A row-major, B column-major
