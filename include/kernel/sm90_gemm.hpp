@@ -38,6 +38,15 @@
 #include "status.hpp"
 #include "tile_scheduler.hpp"
 
+// Timeline hook for studies of the kernel's phases (bench/tools/sm90_trace.cu): every thread of a
+// consumer warpgroup passes STRATA_SM90_TRACE(event, unit, warpgroup) for each of its work units
+// (a tile, a K split or a Stream-K share): before the mainloop (0), after it (1), after the partial
+// sums are added (2, only where this warpgroup stores the tile) and after the epilogue (3).
+// Nothing unless the includer defines it.
+#ifndef STRATA_SM90_TRACE
+#define STRATA_SM90_TRACE(event, unit, warpgroup) ((void)0)
+#endif
+
 namespace strata {
 
 template <class Kernel>
@@ -162,22 +171,30 @@ struct Sm90GemmKernel {
             continue;
           }
           arch::named_barrier_sync(kTurnBarrier + consumer, 256);
+          STRATA_SM90_TRACE(0, u, consumer);
           Mainloop::mma(pipe, state, smem.mainloop, 0, w.k_end - w.k_begin, acc);
+          STRATA_SM90_TRACE(1, u, consumer);
           if (u + 1 < units) arch::named_barrier_arrive(kTurnBarrier + (1 - consumer), 256);
           if (w.segments > 1 &&
               !PartialSums::finish(p.workspace, p.plan, w, rank, 0, consumer, t, acc))
             continue;
+          STRATA_SM90_TRACE(2, u, consumer);
           store_tile(p, smem, out, cta_tile(p, w.tile, at), consumer, 0, acc, t);
+          STRATA_SM90_TRACE(3, u, consumer);
         }
       } else {
         const int row0 = consumer * Config::kWarpgroupRows;
         for (int u = 0; u < units; ++u) {
           const Sm90WorkUnit w = p.plan.unit(cluster, clusters, u);
+          STRATA_SM90_TRACE(0, u, consumer);
           Mainloop::mma(pipe, state, smem.mainloop, row0, w.k_end - w.k_begin, acc);
+          STRATA_SM90_TRACE(1, u, consumer);
           if (w.segments > 1 &&
               !PartialSums::finish(p.workspace, p.plan, w, rank, consumer, consumer, t, acc))
             continue;
+          STRATA_SM90_TRACE(2, u, consumer);
           store_tile(p, smem, out, cta_tile(p, w.tile, at), consumer, row0, acc, t);
+          STRATA_SM90_TRACE(3, u, consumer);
         }
       }
       if constexpr (kTmaStores) TmaEpilogue::drain(t);
