@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -133,6 +134,19 @@ inline double streamed_ms(const std::function<void(int)>& launch, int batch = 10
     for (int j = 0; j < batch; ++j) launch(i * batch + j);
   };
   return median_ms_interleaved({launches}, 1, reps)[0] / batch;
+}
+
+// A tool's shapes: arguments argv[first], argv[first + 1], ... each "m,n,k" with every dimension at
+// least 1, appended to `shapes`; false at the first that is not.
+inline bool shapes_from_args(int argc, char** argv, int first, std::vector<std::array<int, 3>>& shapes) {
+  for (int i = first; i < argc; ++i) {
+    std::array<int, 3> s{};
+    char tail = 0;
+    if (std::sscanf(argv[i], "%d,%d,%d%c", &s[0], &s[1], &s[2], &tail) != 3 || s[0] < 1 || s[1] < 1 || s[2] < 1)
+      return false;
+    shapes.push_back(s);
+  }
+  return true;
 }
 
 // A cuBLAS handle destroyed when its scope ends, early returns of a bench included.

@@ -267,15 +267,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 int main(int argc, char** argv) try {
   const double seconds = argc > 1 ? std::atof(argv[1]) : 4.0;
   std::vector<std::array<int, 3>> shapes;
-  for (int i = 2; i < argc; ++i) {
-    std::array<int, 3> s{};
-    if (std::sscanf(argv[i], "%d,%d,%d", &s[0], &s[1], &s[2]) != 3 || s[0] <= 0 || s[1] <= 0 || s[2] <= 0) {
-      shapes.clear();
-      break;
-    }
-    shapes.push_back(s);
-  }
-  if (!(seconds > 0) || shapes.size() != size_t(std::max(argc - 2, 0))) {
+  if (!(seconds > 0) || !strata::bench::shapes_from_args(argc, argv, 2, shapes)) {
     std::fprintf(stderr, "usage: %s [seconds per workload > 0] [m,n,k ...]   (default 8192,8192,8192)\n", argv[0]);
     return 2;
   }

@@ -165,13 +165,9 @@ void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
 
 int main(int argc, char** argv) try {
   std::vector<std::array<int, 3>> shapes;
-  for (int i = 1; i < argc; ++i) {
-    std::array<int, 3> s{};
-    if (std::sscanf(argv[i], "%d,%d,%d", &s[0], &s[1], &s[2]) != 3) {
-      std::fprintf(stderr, "usage: %s [m,n,k ...]\n", argv[0]);
-      return 2;
-    }
-    shapes.push_back(s);
+  if (!strata::bench::shapes_from_args(argc, argv, 1, shapes)) {
+    std::fprintf(stderr, "usage: %s [m,n,k ...]   (each dimension at least 1)\n", argv[0]);
+    return 2;
   }
   if (shapes.empty()) shapes = {{4096, 4096, 4096}, {16384, 14336, 4096}, {8192, 8192, 8192}, {128, 8192, 8192}};
   cudaDeviceProp prop{};
