@@ -136,16 +136,33 @@ inline double streamed_ms(const std::function<void(int)>& launch, int batch = 10
   return median_ms_interleaved({launches}, 1, reps)[0] / batch;
 }
 
+// The benches' problem in a kernel's Arguments: D (m × n, row-major) = A (m × k, row-major) ·
+// B (k × n, column-major), alpha 1, beta 0.
+template <class Arguments, class TA, class TB, class TD>
+Arguments plain_gemm_arguments(int m, int n, int k, TA const* a, TB const* b, TD* d) {
+  Arguments x;
+  x.m = m, x.n = n, x.k = k;
+  x.A = a, x.lda = k, x.B = b, x.ldb = k, x.D = d, x.ldd = n;
+  x.epilogue = {{1.f, 0.f}};
+  return x;
+}
+
 // A tool's shapes: arguments argv[first], argv[first + 1], ... each "m,n,k" with every dimension at
-// least 1, appended to `shapes`; false at the first that is not.
-inline bool shapes_from_args(int argc, char** argv, int first, std::vector<std::array<int, 3>>& shapes) {
+// least 1, or `defaults` when there are none; false, after printing "usage: <tool> <usage>" to
+// stderr, at the first argument that is not a shape.
+inline bool shapes_from_args(int argc, char** argv, int first, std::vector<std::array<int, 3>> const& defaults,
+                             const char* usage, std::vector<std::array<int, 3>>& shapes) {
+  shapes.clear();
   for (int i = first; i < argc; ++i) {
     std::array<int, 3> s{};
     char tail = 0;
-    if (std::sscanf(argv[i], "%d,%d,%d%c", &s[0], &s[1], &s[2], &tail) != 3 || s[0] < 1 || s[1] < 1 || s[2] < 1)
+    if (std::sscanf(argv[i], "%d,%d,%d%c", &s[0], &s[1], &s[2], &tail) != 3 || s[0] < 1 || s[1] < 1 || s[2] < 1) {
+      std::fprintf(stderr, "usage: %s %s\n", argv[0], usage);
       return false;
+    }
     shapes.push_back(s);
   }
+  if (shapes.empty()) shapes = defaults;
   return true;
 }
 

@@ -266,12 +266,13 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 int main(int argc, char** argv) try {
   const double seconds = argc > 1 ? std::atof(argv[1]) : 4.0;
+  const char* usage = "[seconds per workload > 0] [m,n,k ...]   (default 8192,8192,8192)";
   std::vector<std::array<int, 3>> shapes;
-  if (!(seconds > 0) || !strata::bench::shapes_from_args(argc, argv, 2, shapes)) {
-    std::fprintf(stderr, "usage: %s [seconds per workload > 0] [m,n,k ...]   (default 8192,8192,8192)\n", argv[0]);
+  if (!strata::bench::shapes_from_args(argc, argv, 2, {{8192, 8192, 8192}}, usage, shapes)) return 2;
+  if (!(seconds > 0)) {
+    std::fprintf(stderr, "usage: %s %s\n", argv[0], usage);
     return 2;
   }
-  if (shapes.empty()) shapes = {{8192, 8192, 8192}};
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   const int sms = prop.multiProcessorCount;

@@ -58,10 +58,7 @@ struct Variant {
 };
 
 void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
-  Auto::Arguments x;
-  x.m = m, x.n = n, x.k = k;
-  x.A = a, x.lda = k, x.B = b, x.ldb = k, x.D = d, x.ldd = n;
-  x.epilogue = {{1.f, 0.f}};
+  auto x = strata::bench::plain_gemm_arguments<Auto::Arguments>(m, n, k, a, b, d);
   x.schedule = v.schedule;
   x.split_k = v.split_k;
   x.split_k_mode = v.mode;
@@ -134,11 +131,9 @@ void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
 
 int main(int argc, char** argv) try {
   std::vector<std::array<int, 3>> shapes;
-  if (!strata::bench::shapes_from_args(argc, argv, 1, shapes)) {
-    std::fprintf(stderr, "usage: %s [m,n,k ...]   (each dimension at least 1)\n", argv[0]);
+  if (!strata::bench::shapes_from_args(argc, argv, 1, {{128, 14336, 4096}, {128, 8192, 8192}, {2048, 2048, 2048}},
+                                       "[m,n,k ...]   (each dimension at least 1)", shapes))
     return 2;
-  }
-  if (shapes.empty()) shapes = {{128, 14336, 4096}, {128, 8192, 8192}, {2048, 2048, 2048}};
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   std::printf("GPU: %s, %d SMs; event-timed empty kernel launch: %.1f us\n", prop.name, prop.multiProcessorCount,
