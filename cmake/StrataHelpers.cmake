@@ -110,10 +110,9 @@ if(NOT STRATA_HOST_OPT STREQUAL "")
 endif()
 
 # STRATA_NVCC_THREADS: how many of a unit's targets nvcc compiles at once (--threads; 0: as many
-# as there are). An "allarch" unit compiles three (sm_80, sm_90 and sm_90a): one at a time they
-# are the longest steps of a GPU machine's build (175-195 s of its 257 s), at once about half that
-# (examples/auto_gemm_allarch.cu on 2 cores: 187 s wall alone, 98 s with 0; bench/RESULTS.md,
-# twenty-fourth session). A unit of one target is unaffected. 1: one at a time.
+# as there are). An "allarch" unit compiles three (sm_80, sm_90 and sm_90a), the longest steps of a
+# GPU machine's build when done one at a time (timings in bench/RESULTS.md). A unit of one target
+# is unaffected. 1: one at a time.
 set(STRATA_NVCC_THREADS "0" CACHE STRING "targets nvcc compiles at once within a unit (--threads): 0 for all, 1 for one at a time")
 if(NOT STRATA_NVCC_THREADS MATCHES "^[0-9]+$")
   message(FATAL_ERROR "STRATA_NVCC_THREADS: expected a number, got '${STRATA_NVCC_THREADS}'")

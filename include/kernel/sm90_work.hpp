@@ -24,8 +24,8 @@ enum class Sm90WorkKind { tiles, split_k, stream_k };
 // The K splits the automatic schedule (split_k = 0 or Schedule::automatic) gives a problem of
 // `tiles` output tiles of `k_tiles` K tiles each on `ctas` resident CTAs: the most splits s that
 // keep tiles × s within one wave and every split at least kSm90MinKTilesPerSplit K tiles long; 1
-// (whole tiles) when that is 1. Serial split-K so sized beat Stream-K at every decode shape measured
-// on the H200 (bench/RESULTS.md, thirteenth session): one wave without partial tiles in the last.
+// (whole tiles) when that is 1: one wave with no partial tiles in a last one, which beat Stream-K on
+// few-tile problems (bench/RESULTS.md).
 inline constexpr int kSm90MinKTilesPerSplit = 4;
 STRATA_HOST_DEVICE constexpr int sm90_automatic_splits(int tiles, int k_tiles, int ctas) {
   if (tiles <= 0 || ctas <= tiles) return 1;
@@ -38,7 +38,7 @@ STRATA_HOST_DEVICE constexpr int sm90_automatic_splits(int tiles, int k_tiles, i
 // whole output tiles over `ctas` resident CTAs, a K of `k` elements of `element_bytes` each.
 // Stream-K cuts its tiles at K offsets spread over all of K, so its CTAs miss L2 where whole tiles
 // walk one K slab together: it pays only where whole tiles would leave most of their last wave
-// idle over a long K, and only for 16-bit operands (bench/RESULTS.md, twenty-fourth session).
+// idle over a long K, and only for 16-bit operands (bench/RESULTS.md has the measurements).
 inline constexpr int kSm90StreamKMinWaves = 8;
 inline constexpr int kSm90StreamKMinK = 8192;
 STRATA_HOST_DEVICE constexpr bool sm90_automatic_stream_k(long long tiles, int k, int ctas, int element_bytes) {
