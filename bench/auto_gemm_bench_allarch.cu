@@ -118,8 +118,11 @@ void register_shapes() {
   for (int m : {1, 16, 64, 128})
     for (auto [n, k] : nk) shapes.push_back({m, n, k, true});
   for (int s : {2048, 4096, 8192}) shapes.push_back({s, s, s, false});
-  shapes.push_back({4096, 14336, 4096, false});
-  shapes.push_back({4096, 4096, 14336, false});
+  for (int m : {4096, 16384}) {  // the LLM shapes; 8192^3 and these with N = 14336 or M = 16384 run the huge class
+    shapes.push_back({m, 14336, 4096, false});
+    shapes.push_back({m, 4096, 14336, false});
+  }
+  shapes.push_back({16384, 4096, 4096, false});
   for (Shape const& s : shapes) {
     const std::string name = std::string(s.decode ? "bf16/decode/" : "bf16/large/") + "m" + std::to_string(s.m) +
                              "_n" + std::to_string(s.n) + "_k" + std::to_string(s.k);

@@ -6,7 +6,8 @@
 //   - each warpgroup's first unit and its later ones apart (the first waits for the ring to fill):
 //     the mainloop, the partial-sum fixup and the epilogue (these two only where the warpgroup
 //     stores the tile); for the later ones also the wait before the mainloop (the scheduler's next
-//     unit; with ping-pong also the other warpgroup's turn) and the period from one unit to the next;
+//     unit; with ping-pong also the other warpgroup's mainloop) and the period from one unit to the
+//     next;
 //   - with whole tiles, the later mainloops' MACs per cycle against the SM's dense 16-bit wgmma
 //     peak of 2048 (4096 FLOP per cycle: NVIDIA's 989 TFLOP/s for 132 SMs at 1.83 GHz), and each
 //     warpgroup's share of its time spent in mainloops.
@@ -61,6 +62,7 @@ std::array<int, 3> tile_of(strata::Sm90TileClass c) {
     case C::medium: return dims(Tiles::Medium{});
     case C::decode: return dims(Tiles::Decode{});
     case C::decode_wide: return dims(Tiles::DecodeWide{});
+    case C::huge: return dims(Tiles::Huge{});
     default: return dims(Tiles::Large{});
   }
 }
@@ -111,8 +113,19 @@ void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
   } first, later;
   Mean before, period, duty;
   int traced = 0, most_units = 0;
+  const bool pingpong = gemm.name().find("ping-pong") != std::string::npos;
   for (int w = 0; w < trace::kMaxCtas * trace::kWarpgroups; ++w) {
-    auto at = [&](int u, int e) { return st[(size_t(w) * trace::kUnits + size_t(u)) * trace::kEvents + size_t(e)]; };
+    auto stamp = [&](int wg, int u, int e) {
+      return st[(size_t(wg) * trace::kUnits + size_t(u)) * trace::kEvents + size_t(e)];
+    };
+    // A ping-pong mainloop starts once the other warpgroup (w ^ 1, same CTA) has ended the one
+    // before: its own event 0 follows bar.sync in the program, but the SM reads the clock before
+    // that wait ends (BAR.SYNC.DEFER_BLOCKING; seen with a two-warpgroup probe on the H200).
+    auto at = [&](int u, int e) {
+      const long long t = stamp(w, u, e);
+      if (!pingpong || e != 0 || u == 0 || t == 0) return t;
+      return std::max(t, stamp(w ^ 1, u - 1, 1));
+    };
     auto end = [&](int u) { return std::max({at(u, 1), at(u, 2), at(u, 3)}); };
     std::vector<int> units;  // this warpgroup's units in order (ping-pong: every other one)
     for (int u = 0; u < trace::kUnits; ++u)

@@ -32,8 +32,12 @@ enum class Sm90Schedule { cooperative, pingpong };
 //   Schedule: cooperative or pingpong (above)
 //   ClusterM, ClusterN: CTAs of a cluster along M and N; CTAs along M share (multicast) B's
 //     stages, CTAs along N share A's
+//   EpilogueBuffers: shared-memory staging buffers per consumer warpgroup for the TMA-store
+//     epilogue (8 KB each): 2 let a sub-tile be staged while the last one's store reads; 1 frees
+//     16 KB for another stage where that pays more (ping-pong 64 × 256: 5 stages instead of 4)
 template <class T, class LayoutA, class LayoutB, int BM_, int BN_, int BK_, int Stages_,
-          Sm90Schedule Schedule_ = Sm90Schedule::cooperative, int ClusterM_ = 1, int ClusterN_ = 1>
+          Sm90Schedule Schedule_ = Sm90Schedule::cooperative, int ClusterM_ = 1, int ClusterN_ = 1,
+          int EpilogueBuffers_ = 2>
 struct Sm90GemmConfig {
   using ElementA = T;
   using ElementB = T;
@@ -43,6 +47,7 @@ struct Sm90GemmConfig {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
   static constexpr Sm90Schedule schedule = Schedule_;
   static constexpr int ClusterM = ClusterM_, ClusterN = ClusterN_, kClusterSize = ClusterM_ * ClusterN_;
+  static constexpr int kEpilogueBuffers = EpilogueBuffers_;
   static constexpr bool tf32 = std::is_same_v<T, float>;
   static constexpr GmmaMajor major_a = std::is_same_v<LayoutA, RowMajor> ? GmmaMajor::K : GmmaMajor::MN;
   static constexpr GmmaMajor major_b = std::is_same_v<LayoutB, ColumnMajor> ? GmmaMajor::K : GmmaMajor::MN;
@@ -63,6 +68,8 @@ struct Sm90GemmConfig {
                 "Sm90GemmConfig: BN must be 64, 128, 192 or 256 for a row-major B, a multiple of 8 from 8 to 256 for a "
                 "column-major (K-major) B");
   static_assert(Stages >= 2, "Sm90GemmConfig: the ring needs at least two stages");
+  static_assert(EpilogueBuffers_ == 1 || EpilogueBuffers_ == 2,
+                "Sm90GemmConfig: the epilogue stages through one or two buffers per consumer warpgroup");
   static_assert(kClusterSize == 1 || kClusterSize == 2 || kClusterSize == 4,
                 "Sm90GemmConfig: a cluster holds 1, 2 or 4 CTAs");
 

@@ -8,9 +8,9 @@
 //   64 rows of 128 bytes with the 128-byte swizzle (chunk c of row r at c ^ r % 8: no bank
 //   conflicts) --fence.proxy.async, warpgroup barrier--> one thread's TMA store of the box.
 //
-// Each warpgroup owns two staging buffers and alternates between them, so a sub-tile is written
-// while the previous one is still being stored; before a buffer is reused its store must have read
-// it (bulk_wait_group_read). The stores stay in flight after store() returns and overlap the next
+// Each warpgroup owns Config::kEpilogueBuffers staging buffers and takes them in turn: with two a
+// sub-tile is written while the previous one is still being stored; before a buffer is reused its
+// store must have read it (bulk_wait_group_read). The stores stay in flight after store() returns and overlap the next
 // tile's mainloop; drain() waits for all of them before the kernel exits.
 //
 // When the functor reads C, each sub-tile's C box is first loaded by TMA into the same staging
@@ -85,7 +85,7 @@ struct Sm90TmaEpilogue {
   static constexpr int kRows = 64;                           // one warpgroup's rows
   static constexpr int EpiN = 128 / int(sizeof(TD));         // one 128-byte row of TD
   static constexpr int kSubtiles = BN / EpiN;
-  static constexpr int kBuffers = 2;                         // staging buffers per warpgroup
+  static constexpr int kBuffers = Config::kEpilogueBuffers;  // staging buffers per warpgroup (1 or 2)
   static constexpr int kSubtileBytes = kRows * 128;
   static constexpr int kThreads = 128;                       // one warpgroup
   static constexpr bool k16Bit = sizeof(TD) == 2;
@@ -209,8 +209,9 @@ struct Sm90TmaEpilogue {
       const int col0 = n0 + s * EpiN;
       if (col0 >= p.n) break;  // this and the later sub-tiles are past the right edge
       TD* buffer = smem.staging[wg][state.buffer];
-      // At most one store in flight: the other buffer's; the one that last read `buffer` is done.
-      if (issuer) arch::bulk_wait_group_read<1>();
+      // At most kBuffers - 1 stores in flight (the other buffer's); the one that last read `buffer`
+      // is done.
+      if (issuer) arch::bulk_wait_group_read<kBuffers - 1>();
       if (p.reads_source) {
         if (issuer) {
           arch::mbarrier_arrive_expect_tx(c_loaded, kSubtileBytes);
@@ -233,13 +234,15 @@ struct Sm90TmaEpilogue {
         if (col0 < p.n_tma) arch::tma_store(&p.tma_d, buffer, col0, m0, batch);
         arch::bulk_commit_group();  // one bulk group per sub-tile (empty without a store): what <1> above counts
       }
-      state.buffer ^= 1u;
+      state.buffer = (state.buffer + 1u) % kBuffers;
     }
     // The columns TMA leaves out lie in the last sub-tile staged, whose buffer is reused only after
     // the next sub-tile's barrier: read back now, with the accumulators dead.
     if (p.n_tma < p.n && n0 <= p.n_tma && p.n_tma < n0 + BN) {
       const int col0 = n0 + (p.n_tma - n0) / EpiN * EpiN;
-      store_tail(p, smem.staging[wg][state.buffer ^ 1u], m0, col0, batch, t);
+      store_tail(p, smem.staging[wg][(state.buffer + kBuffers - 1u) % kBuffers], m0, col0, batch, t);
+      // With one buffer the next sub-tile's C load lands in it without a barrier first.
+      if constexpr (kBuffers == 1) arch::named_barrier_sync(barrier_id, kThreads);
     }
   }
 

@@ -127,8 +127,16 @@ struct Sm90ConfigOfUnit : Config {
   template <int Stages>
   using WithStages = Sm90ConfigOfUnit<typename Sm90WithStages<Config, Stages>::type, Unit>;
 };
+// The unit's Huge where the tile set has one.
 template <class Tiles, class Unit>
-struct Sm90TilesOfUnit {
+struct Sm90HugeOfUnit {};
+template <class Tiles, class Unit>
+  requires sm90_has_huge<Tiles>
+struct Sm90HugeOfUnit<Tiles, Unit> {
+  using Huge = Sm90ConfigOfUnit<typename Tiles::Huge, Unit>;
+};
+template <class Tiles, class Unit>
+struct Sm90TilesOfUnit : Sm90HugeOfUnit<Tiles, Unit> {
   using Small = Sm90ConfigOfUnit<typename Tiles::Small, Unit>;
   using Medium = Sm90ConfigOfUnit<typename Tiles::Medium, Unit>;
   using Large = Sm90ConfigOfUnit<typename Tiles::Large, Unit>;

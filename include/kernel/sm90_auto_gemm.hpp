@@ -13,7 +13,7 @@
 // one per Sm90TileClass (they may repeat): Small, Medium, Large; and a fourth, Decode, for the
 // swapped problem D^T = B^T · A^T, with kDecode saying whether the set uses it; optionally a
 // fifth, DecodeWide, for the same swap at more rows (from kDecodeWideMinRows, where the set names
-// it, up to DecodeWide's BN). Sm90Tiles is the
+// it, up to DecodeWide's BN), and a sixth, Huge, for problems of many large tiles. Sm90Tiles is the
 // default one; a user tuning for another GPU writes their own. Every configuration is instantiated (compiled) once
 // per Sm90AutoGemm type. The code is sm_90a code: compile it for compute_90a (strata::AutoGemm
 // chooses between it and the Ampere path at run time).
@@ -37,8 +37,9 @@ namespace strata {
 // The shape classes a Hopper tile set covers, by how many tiles each configuration makes.
 // decode: A and B swapped (D^T = B^T · A^T), so the few rows of A are a narrow N of the kernel
 // and the weights (B) its 64-row M side; decode_wide: the same swap for more rows of A, on a tile
-// with more tokens (64).
-enum class Sm90TileClass { small, medium, large, decode, decode_wide };
+// with more tokens (64); huge: problems of many waves of large tiles, on the set's Huge
+// configuration.
+enum class Sm90TileClass { small, medium, large, decode, decode_wide, huge };
 
 // Whether class c runs the swapped problem.
 constexpr bool sm90_swaps_operands(Sm90TileClass c) {
@@ -71,6 +72,7 @@ constexpr const char* sm90_tile_class_name(Sm90TileClass c) {
     case Sm90TileClass::medium: return "medium";
     case Sm90TileClass::decode: return "decode";
     case Sm90TileClass::decode_wide: return "decode_wide";
+    case Sm90TileClass::huge: return "huge";
     default: return "large";
   }
 }
@@ -105,6 +107,11 @@ inline constexpr double kSm90DecodeWideMaxWaves = 1.0;
 // 0.91-1.07 against small 0.75-0.95 / 0.66-0.94; at n 8192, 128 small tiles, small leads; large,
 // by the rule above, from n 20480: 0.82-0.98 / 0.85-0.90 there, 1.08-1.12 / 1.05-1.08 at n 28672).
 inline constexpr double kSm90SmallOneRowMaxWaves = 1.0;
+// Waves of large tiles from which a set's Huge configuration (where it names one) takes over from
+// Large: the ping-pong 64 × 256 tile hides each tile's epilogue behind the other warpgroup's
+// mainloop, which pays once a CTA walks many tiles (twenty-sixth session, bench/RESULTS.md: from
+// 8.7 waves level with or 1-3 % ahead of cooperative 128 × 256; at 3.9 waves 2-4 % behind).
+inline constexpr double kSm90HugeMinWaves = 8.0;
 
 // Output tiles of bm × bn over `batches` m × n problems, saturated at the largest long long (so
 // sizes can_implement refuses still choose without overflow).
@@ -140,6 +147,9 @@ constexpr long long sm90_decode_wide_tiles(long long m, long long n, long long b
     return 0;
   }
 }
+// Whether a tile set names a Huge configuration.
+template <class Tiles>
+inline constexpr bool sm90_has_huge = requires { typename Tiles::Huge; };
 // Rows of A up to which a tile set's DecodeWide runs (0 for a set without one).
 template <class Tiles>
 inline constexpr int sm90_decode_wide_rows = 0;
@@ -160,7 +170,8 @@ inline constexpr int sm90_decode_wide_min_rows<Tiles> = Tiles::kDecodeWideMinRow
 //     most kSm90DecodeWideMaxWaves waves: decode_wide;
 //   m <= Small's BM: small (a taller tile spends its MMAs on rows that do not exist);
 //   large from kSm90LargeMinWaves waves of its tiles where its waves are no slower than medium's
-//     (the most efficient tile: detail::sm90_large_pays);
+//     (the most efficient tile: detail::sm90_large_pays), and huge instead from kSm90HugeMinWaves
+//     waves where the set names a Huge configuration;
 //   m <= Medium's BM (one row of its tiles): medium once Small's tiles exceed
 //     kSm90SmallOneRowMaxWaves waves, else small;
 //   medium once Medium's tiles fill kSm90MediumMinWaves waves;
@@ -179,9 +190,10 @@ constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long batc
   if (m <= Small::BM) return Sm90TileClass::small;
   const long long medium_tiles = sm90_tile_count(m, n, batches, Medium::BM, Medium::BN);
   constexpr double area_ratio = double(Large::BM * Large::BN) / double(Medium::BM * Medium::BN);
-  if (detail::sm90_large_pays(sm90_tile_count(m, n, batches, Large::BM, Large::BN), medium_tiles, sm_count,
-                              area_ratio))
-    return Sm90TileClass::large;
+  const long long large_tiles = sm90_tile_count(m, n, batches, Large::BM, Large::BN);
+  if (detail::sm90_large_pays(large_tiles, medium_tiles, sm_count, area_ratio))
+    return detail::sm90_has_huge<Tiles> && double(large_tiles) >= kSm90HugeMinWaves * sms ? Sm90TileClass::huge
+                                                                                          : Sm90TileClass::large;
   if (m <= Medium::BM)
     return double(sm90_tile_count(m, n, batches, Small::BM, Small::BN)) > kSm90SmallOneRowMaxWaves * sms
                ? Sm90TileClass::medium
@@ -208,7 +220,7 @@ template <class Config, int Stages>
 struct Sm90WithStages {
   using type = Sm90GemmConfig<typename Config::ElementA, typename Config::LayoutTagA, typename Config::LayoutTagB,
                               Config::BM, Config::BN, Config::BK, Stages, Config::schedule, Config::ClusterM,
-                              Config::ClusterN>;
+                              Config::ClusterN, Config::kEpilogueBuffers>;
 };
 template <class Config, int Stages>
   requires requires { typename Config::template WithStages<Stages>; }
@@ -242,12 +254,14 @@ template <class Config, class TD, class Functor, int Stages = sm90_fitting_stage
 using Sm90Fitted =
     std::conditional_t<Stages == Config::Stages, Config, typename Sm90WithStages<Config, Stages>::type>;
 
-// "cooperative 128x256x64, 4 stages, cluster 1x1": a configuration, for logs and benches.
+// "cooperative 128x256x64, 4 stages, cluster 1x1" ("..., 1 staging buffer" where the epilogue has
+// one): a configuration, for logs and benches.
 template <class Config>
 std::string sm90_config_name() {
   return std::string(Config::pingpong ? "ping-pong " : "cooperative ") + std::to_string(Config::BM) + "x" +
          std::to_string(Config::BN) + "x" + std::to_string(Config::BK) + ", " + std::to_string(Config::Stages) +
-         " stages, cluster " + std::to_string(Config::ClusterM) + "x" + std::to_string(Config::ClusterN);
+         " stages, cluster " + std::to_string(Config::ClusterM) + "x" + std::to_string(Config::ClusterN) +
+         (Config::kEpilogueBuffers == 1 ? ", 1 staging buffer" : "");
 }
 }  // namespace detail
 
@@ -271,13 +285,25 @@ inline constexpr bool sm90_tiles_cover =
 //   DecodeWide  32 < m <= 64, the same swap on 64 weight rows × 64 tokens, BK two swizzle rows,
 //           5 stages, ping-pong (fifteenth session, m 48/64 streamed: better than Small at 6 of 8
 //           shapes, worse at m <= 32, where Small keeps them), while its tiles fit in one wave
-//           (n <= 8448 on 132 SMs; Small is faster past that, eighteenth session).
-// Stage counts are the most each takes (192 KB of operands; Medium's to be tuned from
+//           (n <= 8448 on 132 SMs; Small is faster past that, eighteenth session);
+//   Huge    64 × 256, 5 stages, ping-pong, one staging buffer per warpgroup (16-bit types only:
+//           tf32 keeps Large), from kSm90HugeMinWaves waves of large tiles.
+// Stage counts are the most each takes (192-200 KB of operands; Medium's to be tuned from
 // bench/RESULTS.md): Sm90AutoGemm runs a configuration with fewer where the epilogue's staging for
 // TD leaves less of the 227 KB. BK is 64 for half and bfloat16, 32 for float (tf32), twice that
 // for the decode tiles.
+namespace detail {
+// Sm90Tiles' Huge configuration, for 16-bit types only.
+template <class T, class LayoutA, class LayoutB>
+struct Sm90HugeTile {
+  using Huge = Sm90GemmConfig<T, LayoutA, LayoutB, 64, 256, 64, 5, Sm90Schedule::pingpong, 1, 1, 1>;
+};
+template <class LayoutA, class LayoutB>
+struct Sm90HugeTile<float, LayoutA, LayoutB> {};
+}  // namespace detail
+
 template <class T, class LayoutA = RowMajor, class LayoutB = ColumnMajor>
-struct Sm90Tiles {
+struct Sm90Tiles : detail::Sm90HugeTile<T, LayoutA, LayoutB> {
   static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, float>,
                 "Sm90Tiles: the element type must be half, bfloat16 or float (tf32)");
   static_assert(sm90_tiles_cover<T, LayoutA, LayoutB>,
@@ -319,17 +345,27 @@ class Sm90AutoGemm {
     using type = Sm90GemmKernel<typename Set::DecodeWide, TD, Functor, Sm90Store::plain_transposed>;
   };
   using DecodeWideKernel = typename WideOf<Tiles>::type;
+  // A set without a Huge configuration repeats Large's in its place (never chosen).
+  template <class Set, bool = detail::sm90_has_huge<Set>>
+  struct HugeOf {
+    using type = typename Set::Large;
+  };
+  template <class Set>
+  struct HugeOf<Set, true> {
+    using type = typename Set::Huge;
+  };
   // In Sm90TileClass order.
   using Gemms = std::tuple<GemmOf<typename Tiles::Small>, GemmOf<typename Tiles::Medium>, GemmOf<typename Tiles::Large>,
-                           DecodeGemm, Gemm<DecodeWideKernel>>;
+                           DecodeGemm, Gemm<DecodeWideKernel>, GemmOf<typename HugeOf<Tiles>::type>>;
   using LargeGemm = std::tuple_element_t<2, Gemms>;
+  using HugeGemm = std::tuple_element_t<5, Gemms>;
   template <class G>
   static constexpr bool same_problem_types =
       std::is_same_v<typename G::Arguments, typename LargeGemm::Arguments> &&
       std::is_same_v<typename G::Config::LayoutTagA, typename LargeGemm::Config::LayoutTagA> &&
       std::is_same_v<typename G::Config::LayoutTagB, typename LargeGemm::Config::LayoutTagB>;
   static_assert(same_problem_types<std::tuple_element_t<0, Gemms>> &&
-                    same_problem_types<std::tuple_element_t<1, Gemms>>,
+                    same_problem_types<std::tuple_element_t<1, Gemms>> && same_problem_types<HugeGemm>,
                 "Sm90AutoGemm: every configuration of the tile set must have the same element types and layouts");
   // A configuration past the shared memory would be refused on every Hopper GPU, sending its whole
   // class to the Ampere path.
@@ -342,7 +378,8 @@ class Sm90AutoGemm {
   static_assert(DecodeKernel::smem_bytes <= detail::kSm90SharedMemoryBytes &&
                     DecodeWideKernel::smem_bytes <= detail::kSm90SharedMemoryBytes,
                 "Sm90AutoGemm: a decode configuration needs more shared memory than a Hopper GPU grants");
-  static_assert(fits<std::tuple_element_t<0, Gemms>> && fits<std::tuple_element_t<1, Gemms>> && fits<LargeGemm>,
+  static_assert(fits<std::tuple_element_t<0, Gemms>> && fits<std::tuple_element_t<1, Gemms>> && fits<LargeGemm> &&
+                    fits<HugeGemm>,
                 "Sm90AutoGemm: a configuration of the tile set needs more shared memory than a Hopper GPU grants "
                 "(227 KB) even with two stages: take a smaller tile");
 
@@ -423,6 +460,7 @@ class Sm90AutoGemm {
       case Sm90TileClass::medium: return detail::visit_gemm<Gemms, 1>(f, gemms);
       case Sm90TileClass::decode: return detail::visit_gemm<Gemms, 3>(f, gemms);
       case Sm90TileClass::decode_wide: return detail::visit_gemm<Gemms, 4>(f, gemms);
+      case Sm90TileClass::huge: return detail::visit_gemm<Gemms, 5>(f, gemms);
       default: return detail::visit_gemm<Gemms, 2>(f, gemms);
     }
   }

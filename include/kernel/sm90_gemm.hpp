@@ -42,7 +42,8 @@
 // consumer warpgroup passes STRATA_SM90_TRACE(event, unit, warpgroup) for each of its work units
 // (a tile, a K split or a Stream-K share): before the mainloop (0), after it (1), after the partial
 // sums are added (2, only where this warpgroup stores the tile) and after the epilogue (3).
-// Nothing unless the includer defines it.
+// Nothing unless the includer defines it. A clock read at a ping-pong event 0 may run before the
+// turn's bar.sync has waited (the tool takes the other warpgroup's event 1 as the start).
 #ifndef STRATA_SM90_TRACE
 #define STRATA_SM90_TRACE(event, unit, warpgroup) ((void)0)
 #endif

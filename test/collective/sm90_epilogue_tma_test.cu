@@ -40,9 +40,9 @@ using namespace strata;
 using strata::test::DeviceBuffer;
 using bf16 = __nv_bfloat16;
 
-template <int BN_, int Consumers_>
+template <int BN_, int Consumers_, int Buffers_ = 2>
 struct TestConfig {
-  static constexpr int BN = BN_, kConsumers = Consumers_;
+  static constexpr int BN = BN_, kConsumers = Consumers_, kEpilogueBuffers = Buffers_;
 };
 
 // ---- values -------------------------------------------------------------------------------------
@@ -169,9 +169,9 @@ Functor make_functor(Problem const& p, int* outside_calls) {
   }
 }
 
-template <class TD, int BN, int Consumers, class Functor>
+template <class TD, int BN, int Consumers, class Functor, int Buffers = 2>
 void run_problem(Problem p) {
-  using Epi = Sm90TmaEpilogue<TestConfig<BN, Consumers>, TD, Functor>;
+  using Epi = Sm90TmaEpilogue<TestConfig<BN, Consumers, Buffers>, TD, Functor>;
   constexpr int BM = 64 * Consumers, EpiN = Epi::EpiN;
   SCOPED_TRACE(describe(p) + ", BN " + std::to_string(BN) + ", " + std::to_string(Consumers) + " consumer(s), " +
                std::to_string(8 * sizeof(TD)) + "-bit D");
@@ -321,6 +321,19 @@ TEST(Sm90TmaEpilogue, Bf16Bn64OneConsumerCoordinates) {
                                 .beta = 0.5f, .alias = true});
   run_problem<bf16, 64, 1, CF>({.m = 40, .n = 5, .batches = 3, .ldd = 8, .batch_stride_d = 0, .alpha = 2.f,
                                 .beta = 0.5f, .ldc = 8});  // n below 16 bytes: no TMA store at all
+}
+
+// One staging buffer (the huge class's ping-pong 64 x 256): each sub-tile's store, and the C load
+// that lands in the same buffer, wait for the previous one; several tiles per CTA so the next
+// tile's first sub-tile follows the last one's store.
+TEST(Sm90TmaEpilogue, Bf16Bn256OneConsumerOneBuffer) {
+  STRATA_REQUIRE_SM_EXACT(9, 0);
+  run_problem<bf16, 256, 1, LC, 1>({.m = 256, .n = 768, .batches = 1, .ldd = 768, .batch_stride_d = 0,
+                                    .tiles_per_cta = 4});
+  run_problem<bf16, 256, 1, LC, 1>({.m = 300, .n = 517, .batches = 2, .ldd = 520, .batch_stride_d = 0, .alpha = 2.f,
+                                    .beta = -0.5f, .ldc = 528, .tiles_per_cta = 3});
+  run_problem<bf16, 256, 1, LC, 1>({.m = 129, .n = 300, .batches = 2, .ldd = 304, .batch_stride_d = 0, .alpha = 2.f,
+                                    .beta = 0.5f, .alias = true, .tiles_per_cta = 2});
 }
 
 // ---- host tests of check() ----------------------------------------------------------------------

@@ -84,14 +84,15 @@ TEST(AutoGemmAllArch, AlignedTakesHopperOnSm90) {
   const Case cases[] = {{{1, 1, 1}, plain},          {{7, 129, 1000}, batched},    {{129, 7, 4097}, plain},
                         {{1000, 1000, 129}, batched}, {{129, 300, 0}, batched},     {{2048, 1200, 129}, plain},
                         {{2048, 600, 300}, batched},  {{1000, 4097, 7}, plain},     {{4097, 2000, 64}, batched},
-                        {{40, 1000, 300}, batched},   {{64, 129, 1000}, plain},     {{100, 9000, 300}, plain}};
+                        {{40, 1000, 300}, batched},   {{64, 129, 1000}, plain},     {{100, 9000, 300}, plain},
+                        {{4096, 10240, 64}, plain}};  // 1280 large tiles: huge up to 160 SMs
   std::set<std::string> kernels;
   uint64_t seed = 900;
   for (const Case& c : cases)
     kernels.insert(run_case(c.s, c.layout, Want::hopper_on_sm90, seed += 7, "aligned", no_tweak));
   if (on_hopper()) {
     for (Sm90TileClass c : {Sm90TileClass::small, Sm90TileClass::medium, Sm90TileClass::large, Sm90TileClass::decode,
-                            Sm90TileClass::decode_wide})
+                            Sm90TileClass::decode_wide, Sm90TileClass::huge})
       EXPECT_EQ(kernels.count(std::string("sm90 ") + sm90_tile_class_name(c) + ": " + Hopper::config_name(c)), 1u)
           << "no case ran the " << sm90_tile_class_name(c) << " class";
   }

@@ -35,7 +35,7 @@ TEST(AutoGemmDispatch, PathByCapability) {
   EXPECT_STREQ(auto_gemm_path_name(AutoGemmPath::sm80), "sm80");
 }
 
-// A tile set of the four classes alone (DecodeWide is optional).
+// A tile set of the four classes alone (DecodeWide and Huge are optional).
 template <class Tiles>
 struct TilesWithoutDecodeWide {
   using Small = typename Tiles::Small;
@@ -45,8 +45,9 @@ struct TilesWithoutDecodeWide {
   static constexpr bool kDecode = Tiles::kDecode;
 };
 
-// The rule on an H200 (132 SMs), 16-bit tiles: Large 128 x 256, Medium 128 x 128, Small 64 x 128,
-// Decode 64 x 16 and DecodeWide 64 x 64 (from 33 rows) of the swapped problem.
+// The rule on an H200 (132 SMs), 16-bit tiles: Large 128 x 256 (Huge, ping-pong 64 x 256, from 8
+// waves of them: 1056 tiles), Medium 128 x 128, Small 64 x 128, Decode 64 x 16 and DecodeWide
+// 64 x 64 (from 33 rows) of the swapped problem.
 TEST(AutoGemmDispatch, Sm90TileClass) {
   using Tiles = Sm90Tiles<BF16, RowMajor, ColumnMajor>;
   constexpr int sms = 132;
@@ -55,9 +56,12 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
     Sm90TileClass want;
   };
   const Case cases[] = {
-      {8192, 8192, 1, Sm90TileClass::large},     // 2048 large tiles
+      {8192, 8192, 1, Sm90TileClass::huge},      // 2048 large tiles: 15.5 waves
       {4096, 4096, 1, Sm90TileClass::large},     // 512
-      {4096, 14336, 1, Sm90TileClass::large},    // 1792
+      {4096, 14336, 1, Sm90TileClass::huge},     // 1792
+      {4096, 8448, 1, Sm90TileClass::huge},      // 32 x 33 = 1056: eight waves exactly
+      {4096, 8193, 1, Sm90TileClass::huge},      // 32 x 33 as well, the last column of tiles partial
+      {4096, 8192, 1, Sm90TileClass::large},     // 1024: below eight waves
       {4097, 1000, 1, Sm90TileClass::large},     // 33 x 4 = 132: one wave exactly
       {2048, 2048, 1, Sm90TileClass::large},     // 128 large tiles (one wave), 256 medium ones (two)
       {2048, 1200, 1, Sm90TileClass::large},     // 80 large (0.6 of a wave), 160 medium (two waves)
@@ -67,7 +71,7 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
       {2560, 2304, 1, Sm90TileClass::medium},    // 180 large, 360 medium
       {3072, 3072, 1, Sm90TileClass::medium},    // 288 large (three waves), 576 medium (five)
       {3072, 4096, 1, Sm90TileClass::large},     // 384 large (three), 768 medium (six)
-      {16896, 16384, 1, Sm90TileClass::large},   // 8448 large tiles: 64 waves, large without comparing
+      {16896, 16384, 1, Sm90TileClass::huge},    // 8448 large tiles: 64 waves
       {1000, 4097, 1, Sm90TileClass::medium},    // 136 large tiles, 264 medium: two waves of each
       {1024, 1024, 1, Sm90TileClass::small},     // 64 medium tiles
       {129, 1000, 1, Sm90TileClass::small},      // 16 medium tiles
@@ -101,6 +105,7 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
       {512, 512, 20, Sm90TileClass::medium},     // 8 large tiles per batch, 160 in all (two waves), 320 medium
       {512, 512, 33, Sm90TileClass::large},      // 264 large tiles (two waves), 528 medium (four)
       {512, 512, 12, Sm90TileClass::large},      // 96 large, 192 medium
+      {512, 512, 132, Sm90TileClass::huge},      // 1056 large tiles over the batches
       {512, 512, 4, Sm90TileClass::small},       // 64 medium
   };
   for (const Case& c : cases) {
@@ -120,6 +125,11 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
   EXPECT_EQ(sm90_tile_class<NoWide>(17, 14336, 1, sms), Sm90TileClass::small);
   EXPECT_EQ(sm90_tile_class<NoWide>(40, 14336, 1, sms), Sm90TileClass::small);
   EXPECT_EQ(sm90_tile_class<NoWide>(16, 14336, 1, sms), Sm90TileClass::decode);
+  // A set without a Huge configuration keeps many-wave problems on large; tf32's set names none.
+  static_assert(detail::sm90_has_huge<Tiles> && !detail::sm90_has_huge<NoWide> && !detail::sm90_has_huge<Sm90Tiles<float>>);
+  EXPECT_EQ(sm90_tile_class<NoWide>(8192, 8192, 1, sms), Sm90TileClass::large);
+  EXPECT_EQ(sm90_tile_class<Sm90Tiles<float>>(8192, 8192, 1, sms), Sm90TileClass::large);
+  EXPECT_STREQ(sm90_tile_class_name(Sm90TileClass::huge), "huge");
   EXPECT_STREQ(sm90_tile_class_name(Sm90TileClass::decode_wide), "decode_wide");
   static_assert(sm90_swaps_operands(Sm90TileClass::decode_wide) && !sm90_swaps_operands(Sm90TileClass::small));
   // The SM count moves the waves: 60 large tiles are below 0.6 of 132 SMs' wave (medium's 120 run),
@@ -135,7 +145,7 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
   static_assert(detail::sm90_large_pays(144, 144, 132, 1.0) && !detail::sm90_large_pays(144, 288, 132, 2.0));
   // Sizes can_implement refuses still choose, without overflow.
   constexpr long long big = std::numeric_limits<int>::max();
-  EXPECT_EQ(sm90_tile_class<Tiles>(big, big, big, sms), Sm90TileClass::large);
+  EXPECT_EQ(sm90_tile_class<Tiles>(big, big, big, sms), Sm90TileClass::huge);
   static_assert(sm90_tile_count(big, big, big, 64, 128) == std::numeric_limits<long long>::max());
   static_assert(sm90_tile_count(0, 100, 3, 128, 128) == 0);
   static_assert(sm90_tile_count(129, 257, 2, 128, 256) == 2 * 2 * 2);
@@ -148,6 +158,7 @@ TEST(AutoGemmDispatch, ConfigurationNames) {
   EXPECT_EQ(detail::sm90_config_name<Tiles::Small>(), "ping-pong 64x128x64, 8 stages, cluster 1x1");
   EXPECT_EQ(detail::sm90_config_name<Tiles::Decode>(), "ping-pong 64x16x128, 8 stages, cluster 1x1");
   EXPECT_EQ(detail::sm90_config_name<Tiles::DecodeWide>(), "ping-pong 64x64x128, 5 stages, cluster 1x1");
+  EXPECT_EQ(detail::sm90_config_name<Tiles::Huge>(), "ping-pong 64x256x64, 5 stages, cluster 1x1, 1 staging buffer");
   // tf32: BK spans the same 128 bytes, 32 floats (the decode tiles' 256 bytes, 64 floats).
   using Tf32 = Sm90Tiles<float, RowMajor, ColumnMajor>;
   EXPECT_EQ(detail::sm90_config_name<Tf32::Large>(), "cooperative 128x256x32, 4 stages, cluster 1x1");
@@ -178,7 +189,7 @@ TEST(AutoGemmDispatch, Sm90LaunchOptions) {
     EXPECT_FALSE(o.b_independent) << sm90_tile_class_name(c);
     EXPECT_EQ(o.pdl_trigger, PdlTrigger::after_loads) << sm90_tile_class_name(c);
   }
-  for (Sm90TileClass c : {Sm90TileClass::small, Sm90TileClass::medium, Sm90TileClass::large}) {
+  for (Sm90TileClass c : {Sm90TileClass::small, Sm90TileClass::medium, Sm90TileClass::large, Sm90TileClass::huge}) {
     const LaunchOptions o = sm90_launch_options(c, weights);
     EXPECT_TRUE(o.programmatic_dependent_launch);
     EXPECT_FALSE(o.a_independent || o.b_independent) << sm90_tile_class_name(c) << ": measured slower";
