@@ -46,6 +46,20 @@ using Pingpong128x128 = KernelOf<T, 128, 128, Sm90Schedule::pingpong, 1, 1>;
 template <class T>
 using Pingpong128x128Cluster2x1 = KernelOf<T, 128, 128, Sm90Schedule::pingpong, 2, 1>;
 
+// AutoGemm's huge class (Sm90Tiles' Huge): each consumer warpgroup its own 64 x 256 tile, 5 stages
+// beside one staging buffer per warpgroup. Its benchmarks also time it interleaved with
+// cooperative 128 x 256 and cuBLAS (vs_coop128x256, ratio_interleaved): which of the two AutoGemm
+// should run rests on that comparison, and timed one after the other they drift with the board's
+// power state.
+template <class T>
+using Pingpong64x256 = Sm90GemmKernel<strata::detail::Sm90Fitted<typename Sm90Tiles<T>::Huge, T, LinearCombination>,
+                                      T, LinearCombination>;
+template <class Kernel>
+constexpr bool kIsHuge = false;  // tf32 has no huge configuration
+template <class Kernel>
+  requires(sizeof(typename Kernel::ElementA) == 2)
+constexpr bool kIsHuge<Kernel> = std::is_same_v<Kernel, Pingpong64x256<typename Kernel::ElementA>>;
+
 template <class T>
 const char* type_name() {
   return std::is_same_v<T, __nv_bfloat16> ? "bf16" : std::is_same_v<T, float> ? "tf32" : "f16";
@@ -105,6 +119,17 @@ void bench_gemm(benchmark::State& state, int m, int n, int k) {
         median_ms_interleaved({strata, [&](int i) { stream_k.launch(i); }});
     stream_k_gain = pair[0] / pair[1];
   }
+  if constexpr (kIsHuge<Kernel>) {
+    StrataRunner<Gemm<Cooperative128x256<T>>, T, T> large;
+    if (!large.prepare(m, n, k, a, b, d.ptr, why)) {
+      state.SkipWithError(("strata refused cooperative 128x256: " + why).c_str());
+      return;
+    }
+    const std::vector<double> three =
+        median_ms_interleaved({strata, [&](int i) { large.launch(i); }, cublas});
+    state.counters["vs_coop128x256"] = three[1] / three[0];  // > 1: the huge configuration faster
+    state.counters["ratio_interleaved"] = three[2] / three[0];
+  }
   for (auto _ : state) state.SetIterationTime(strata_ms / 1e3);
   const double flops = 2.0 * m * n * k;
   state.counters["strata_TFLOPs"] = flops / strata_ms / 1e9;
@@ -153,7 +178,9 @@ int main(int argc, char** argv) {
   register_kernel<Cooperative128x256Cluster2x1<__nv_bfloat16>>("coop128x256_c2x1");
   register_kernel<Pingpong128x128<__nv_bfloat16>>("pingpong128x128");
   register_kernel<Pingpong128x128Cluster2x1<__nv_bfloat16>>("pingpong128x128_c2x1");
+  register_kernel<Pingpong64x256<__nv_bfloat16>>("pingpong64x256");
   register_kernel<Cooperative128x256<__half>>("coop128x256");
+  register_kernel<Pingpong64x256<__half>>("pingpong64x256");
   register_kernel<Cooperative128x256<float>>("coop128x256");  // tf32, against CUBLAS_COMPUTE_32F_FAST_TF32
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

@@ -112,6 +112,10 @@ inline constexpr double kSm90SmallOneRowMaxWaves = 1.0;
 // mainloop, which pays once a CTA walks many tiles (twenty-sixth session, bench/RESULTS.md: from
 // 8.7 waves level with or 1-3 % ahead of cooperative 128 × 256; at 3.9 waves 2-4 % behind).
 inline constexpr double kSm90HugeMinWaves = 8.0;
+// Longest K at which Huge takes over: the epilogue it hides is a fixed cost per tile, about 5 % of a
+// tile's time at K = 4096 and half that at 8192, where the two measured level or cooperative ahead
+// (twenty-sixth and twenty-seventh sessions, bench/RESULTS.md).
+inline constexpr long long kSm90HugeMaxK = 4096;
 
 // Output tiles of bm × bn over `batches` m × n problems, saturated at the largest long long (so
 // sizes can_implement refuses still choose without overflow).
@@ -164,21 +168,21 @@ template <class Tiles>
 inline constexpr int sm90_decode_wide_min_rows<Tiles> = Tiles::kDecodeWideMinRows;
 }  // namespace detail
 
-// The class of `batches` m × n problems on a GPU of `sm_count` SMs, for the tiles of `Tiles`:
+// The class of `batches` m × n × k problems on a GPU of `sm_count` SMs, for the tiles of `Tiles`:
 //   m <= Decode's BN, where the set has a decode configuration (A row-major): decode;
 //   kDecodeWideMinRows <= m <= DecodeWide's BN, where it has that one too, while its tiles fill at
 //     most kSm90DecodeWideMaxWaves waves: decode_wide;
 //   m <= Small's BM: small (a taller tile spends its MMAs on rows that do not exist);
 //   large from kSm90LargeMinWaves waves of its tiles where its waves are no slower than medium's
 //     (the most efficient tile: detail::sm90_large_pays), and huge instead from kSm90HugeMinWaves
-//     waves where the set names a Huge configuration;
+//     waves with k <= kSm90HugeMaxK where the set names a Huge configuration;
 //   m <= Medium's BM (one row of its tiles): medium once Small's tiles exceed
 //     kSm90SmallOneRowMaxWaves waves, else small;
 //   medium once Medium's tiles fill kSm90MediumMinWaves waves;
 //   small below that: few tiles, so the smallest one keeps the most SMs busy.
-// K does not enter: every configuration walks K the same way.
+// K enters only between large and huge: every configuration walks K the same way.
 template <class Tiles>
-constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long batches, int sm_count) {
+constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long k, long long batches, int sm_count) {
   using Large = typename Tiles::Large;
   using Medium = typename Tiles::Medium;
   using Small = typename Tiles::Small;
@@ -192,8 +196,9 @@ constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long batc
   constexpr double area_ratio = double(Large::BM * Large::BN) / double(Medium::BM * Medium::BN);
   const long long large_tiles = sm90_tile_count(m, n, batches, Large::BM, Large::BN);
   if (detail::sm90_large_pays(large_tiles, medium_tiles, sm_count, area_ratio))
-    return detail::sm90_has_huge<Tiles> && double(large_tiles) >= kSm90HugeMinWaves * sms ? Sm90TileClass::huge
-                                                                                          : Sm90TileClass::large;
+    return detail::sm90_has_huge<Tiles> && double(large_tiles) >= kSm90HugeMinWaves * sms && k <= kSm90HugeMaxK
+               ? Sm90TileClass::huge
+               : Sm90TileClass::large;
   if (m <= Medium::BM)
     return double(sm90_tile_count(m, n, batches, Small::BM, Small::BN)) > kSm90SmallOneRowMaxWaves * sms
                ? Sm90TileClass::medium
@@ -390,7 +395,7 @@ class Sm90AutoGemm {
   // sm90_tile_class, but small where the decode configuration refuses the swapped problem (its
   // operands' TMA rules, now on B as its A), so that refusals speak of the problem as given.
   static Sm90TileClass tile_class(Arguments const& a) {
-    const Sm90TileClass c = sm90_tile_class<Tiles>(a.m, a.n, a.batch_count, detail::sm_count());
+    const Sm90TileClass c = sm90_tile_class<Tiles>(a.m, a.n, a.k, a.batch_count, detail::sm_count());
     if (sm90_swaps_operands(c) &&
         !visit(c, [&](auto* g) { return bool(std::remove_pointer_t<decltype(g)>::can_implement(swapped(a))); }))
       return Sm90TileClass::small;

@@ -52,92 +52,96 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
   using Tiles = Sm90Tiles<BF16, RowMajor, ColumnMajor>;
   constexpr int sms = 132;
   struct Case {
-    long long m, n, batches;
+    long long m, n, k, batches;
     Sm90TileClass want;
   };
   const Case cases[] = {
-      {8192, 8192, 1, Sm90TileClass::huge},      // 2048 large tiles: 15.5 waves
-      {4096, 4096, 1, Sm90TileClass::large},     // 512
-      {4096, 14336, 1, Sm90TileClass::huge},     // 1792
-      {4096, 8448, 1, Sm90TileClass::huge},      // 32 x 33 = 1056: eight waves exactly
-      {4096, 8193, 1, Sm90TileClass::huge},      // 32 x 33 as well, the last column of tiles partial
-      {4096, 8192, 1, Sm90TileClass::large},     // 1024: below eight waves
-      {4097, 1000, 1, Sm90TileClass::large},     // 33 x 4 = 132: one wave exactly
-      {2048, 2048, 1, Sm90TileClass::large},     // 128 large tiles (one wave), 256 medium ones (two)
-      {2048, 1200, 1, Sm90TileClass::large},     // 80 large (0.6 of a wave), 160 medium (two waves)
-      {2048, 1024, 1, Sm90TileClass::medium},    // 64 large tiles, below 0.6 of a wave; 128 medium, from 0.9
-      {1408, 1280, 1, Sm90TileClass::small},     // 11 x 10 = 110 medium tiles: below 0.9 of a wave
-      {2048, 2304, 1, Sm90TileClass::medium},    // 144 large tiles (two waves, 1.8 x 2), 288 medium (three)
-      {2560, 2304, 1, Sm90TileClass::medium},    // 180 large, 360 medium
-      {3072, 3072, 1, Sm90TileClass::medium},    // 288 large (three waves), 576 medium (five)
-      {3072, 4096, 1, Sm90TileClass::large},     // 384 large (three), 768 medium (six)
-      {16896, 16384, 1, Sm90TileClass::huge},    // 8448 large tiles: 64 waves
-      {1000, 4097, 1, Sm90TileClass::medium},    // 136 large tiles, 264 medium: two waves of each
-      {1024, 1024, 1, Sm90TileClass::small},     // 64 medium tiles
-      {129, 1000, 1, Sm90TileClass::small},      // 16 medium tiles
-      {128, 4096, 1, Sm90TileClass::small},      // 32 medium tiles, 64 small ones
-      {128, 8192, 1, Sm90TileClass::small},      // 128 small tiles: within a wave
-      {128, 8448, 1, Sm90TileClass::small},      // 132 small tiles: one wave exactly
-      {128, 8449, 1, Sm90TileClass::medium},     // 134 small tiles, 67 medium ones
-      {128, 14336, 1, Sm90TileClass::medium},    // 224 small tiles, 112 medium ones
-      {128, 20224, 1, Sm90TileClass::medium},    // 79 large tiles: below 0.6 of a wave
-      {128, 20480, 1, Sm90TileClass::large},     // 80 large tiles: one row of them from 0.6 of a wave
-      {128, 28672, 1, Sm90TileClass::large},     // 112 large tiles (224 medium ones)
-      {65, 20480, 2, Sm90TileClass::medium},     // 160 large tiles (two waves), 320 medium (three)
-      {65, 14336, 1, Sm90TileClass::medium},     // one row past DecodeWide's 64 tokens: the same tiles
-      {128, 4096, 3, Sm90TileClass::medium},     // 64 small tiles a batch, 192 in all
-      {129, 14336, 1, Sm90TileClass::large},     // 112 large tiles (one wave), 224 medium (two)
-      {129, 8192, 1, Sm90TileClass::medium},     // 128 medium tiles past one row: from 0.9 of a wave
-      {129, 7000, 1, Sm90TileClass::small},      // 110 medium tiles: below 0.9 of a wave
-      {64, 8192, 1, Sm90TileClass::decode_wide},   // A and B swapped: 128 tiles of 64 weight rows by 64 tokens
-      {64, 8448, 1, Sm90TileClass::decode_wide},   // 132 such tiles: one wave exactly
-      {64, 8449, 1, Sm90TileClass::small},         // 133: past one wave, small's 67 tiles run faster
-      {64, 14336, 1, Sm90TileClass::small},        // 224 DecodeWide tiles, 112 small ones
-      {64, 65536, 1, Sm90TileClass::small},
-      {64, 4096, 2, Sm90TileClass::decode_wide},   // 64 tiles a batch, 128 in all
-      {64, 4096, 3, Sm90TileClass::small},         // 192 in all
-      {33, 4096, 1, Sm90TileClass::decode_wide},   // DecodeWide's first row
-      {32, 14336, 1, Sm90TileClass::small},        // below it: small (measured faster there)
-      {17, 14336, 1, Sm90TileClass::small},        // one row past Decode's 16 tokens
-      {16, 14336, 1, Sm90TileClass::decode},     // A and B swapped: the 16 rows are the kernel's N
-      {1, 4096, 8, Sm90TileClass::decode},
-      {1, 1, 1, Sm90TileClass::decode},
-      {512, 512, 20, Sm90TileClass::medium},     // 8 large tiles per batch, 160 in all (two waves), 320 medium
-      {512, 512, 33, Sm90TileClass::large},      // 264 large tiles (two waves), 528 medium (four)
-      {512, 512, 12, Sm90TileClass::large},      // 96 large, 192 medium
-      {512, 512, 132, Sm90TileClass::huge},      // 1056 large tiles over the batches
-      {512, 512, 4, Sm90TileClass::small},       // 64 medium
+      {8192, 8192, 4096, 1, Sm90TileClass::huge},      // 2048 large tiles: 15.5 waves
+      {8192, 8192, 8192, 1, Sm90TileClass::large},     // the same past kSm90HugeMaxK
+      {16384, 14336, 4097, 1, Sm90TileClass::large},   // one past it
+      {16384, 14336, 64, 1, Sm90TileClass::huge},      // a short K: the epilogue weighs most
+      {4096, 4096, 4096, 1, Sm90TileClass::large},     // 512
+      {4096, 14336, 4096, 1, Sm90TileClass::huge},     // 1792
+      {4096, 8448, 4096, 1, Sm90TileClass::huge},      // 32 x 33 = 1056: eight waves exactly
+      {4096, 8193, 4096, 1, Sm90TileClass::huge},      // 32 x 33 as well, the last column of tiles partial
+      {4096, 8192, 4096, 1, Sm90TileClass::large},     // 1024: below eight waves
+      {4097, 1000, 4096, 1, Sm90TileClass::large},     // 33 x 4 = 132: one wave exactly
+      {2048, 2048, 4096, 1, Sm90TileClass::large},     // 128 large tiles (one wave), 256 medium ones (two)
+      {2048, 1200, 4096, 1, Sm90TileClass::large},     // 80 large (0.6 of a wave), 160 medium (two waves)
+      {2048, 1024, 4096, 1, Sm90TileClass::medium},    // 64 large tiles, below 0.6 of a wave; 128 medium, from 0.9
+      {1408, 1280, 4096, 1, Sm90TileClass::small},     // 11 x 10 = 110 medium tiles: below 0.9 of a wave
+      {2048, 2304, 4096, 1, Sm90TileClass::medium},    // 144 large tiles (two waves, 1.8 x 2), 288 medium (three)
+      {2560, 2304, 4096, 1, Sm90TileClass::medium},    // 180 large, 360 medium
+      {3072, 3072, 4096, 1, Sm90TileClass::medium},    // 288 large (three waves), 576 medium (five)
+      {3072, 4096, 4096, 1, Sm90TileClass::large},     // 384 large (three), 768 medium (six)
+      {16896, 16384, 4096, 1, Sm90TileClass::huge},    // 8448 large tiles: 64 waves
+      {1000, 4097, 4096, 1, Sm90TileClass::medium},    // 136 large tiles, 264 medium: two waves of each
+      {1024, 1024, 4096, 1, Sm90TileClass::small},     // 64 medium tiles
+      {129, 1000, 4096, 1, Sm90TileClass::small},      // 16 medium tiles
+      {128, 4096, 4096, 1, Sm90TileClass::small},      // 32 medium tiles, 64 small ones
+      {128, 8192, 4096, 1, Sm90TileClass::small},      // 128 small tiles: within a wave
+      {128, 8448, 4096, 1, Sm90TileClass::small},      // 132 small tiles: one wave exactly
+      {128, 8449, 4096, 1, Sm90TileClass::medium},     // 134 small tiles, 67 medium ones
+      {128, 14336, 4096, 1, Sm90TileClass::medium},    // 224 small tiles, 112 medium ones
+      {128, 20224, 4096, 1, Sm90TileClass::medium},    // 79 large tiles: below 0.6 of a wave
+      {128, 20480, 4096, 1, Sm90TileClass::large},     // 80 large tiles: one row of them from 0.6 of a wave
+      {128, 28672, 4096, 1, Sm90TileClass::large},     // 112 large tiles (224 medium ones)
+      {65, 20480, 4096, 2, Sm90TileClass::medium},     // 160 large tiles (two waves), 320 medium (three)
+      {65, 14336, 4096, 1, Sm90TileClass::medium},     // one row past DecodeWide's 64 tokens: the same tiles
+      {128, 4096, 4096, 3, Sm90TileClass::medium},     // 64 small tiles a batch, 192 in all
+      {129, 14336, 4096, 1, Sm90TileClass::large},     // 112 large tiles (one wave), 224 medium (two)
+      {129, 8192, 4096, 1, Sm90TileClass::medium},     // 128 medium tiles past one row: from 0.9 of a wave
+      {129, 7000, 4096, 1, Sm90TileClass::small},      // 110 medium tiles: below 0.9 of a wave
+      {64, 8192, 4096, 1, Sm90TileClass::decode_wide},   // A and B swapped: 128 tiles of 64 weight rows by 64 tokens
+      {64, 8448, 4096, 1, Sm90TileClass::decode_wide},   // 132 such tiles: one wave exactly
+      {64, 8449, 4096, 1, Sm90TileClass::small},         // 133: past one wave, small's 67 tiles run faster
+      {64, 14336, 4096, 1, Sm90TileClass::small},        // 224 DecodeWide tiles, 112 small ones
+      {64, 65536, 4096, 1, Sm90TileClass::small},
+      {64, 4096, 4096, 2, Sm90TileClass::decode_wide},   // 64 tiles a batch, 128 in all
+      {64, 4096, 4096, 3, Sm90TileClass::small},         // 192 in all
+      {33, 4096, 4096, 1, Sm90TileClass::decode_wide},   // DecodeWide's first row
+      {32, 14336, 4096, 1, Sm90TileClass::small},        // below it: small (measured faster there)
+      {17, 14336, 4096, 1, Sm90TileClass::small},        // one row past Decode's 16 tokens
+      {16, 14336, 4096, 1, Sm90TileClass::decode},     // A and B swapped: the 16 rows are the kernel's N
+      {1, 4096, 4096, 8, Sm90TileClass::decode},
+      {1, 1, 4096, 1, Sm90TileClass::decode},
+      {512, 512, 4096, 20, Sm90TileClass::medium},     // 8 large tiles per batch, 160 in all (two waves), 320 medium
+      {512, 512, 4096, 33, Sm90TileClass::large},      // 264 large tiles (two waves), 528 medium (four)
+      {512, 512, 4096, 12, Sm90TileClass::large},      // 96 large, 192 medium
+      {512, 512, 4096, 132, Sm90TileClass::huge},      // 1056 large tiles over the batches
+      {512, 512, 4096, 4, Sm90TileClass::small},       // 64 medium
   };
   for (const Case& c : cases) {
-    const Sm90TileClass got = sm90_tile_class<Tiles>(c.m, c.n, c.batches, sms);
-    EXPECT_EQ(got, c.want) << c.m << " x " << c.n << " x " << c.batches << " batches: " << sm90_tile_class_name(got);
+    const Sm90TileClass got = sm90_tile_class<Tiles>(c.m, c.n, c.k, c.batches, sms);
+    EXPECT_EQ(got, c.want) << c.m << " x " << c.n << " x " << c.k << ", " << c.batches
+                           << " batches: " << sm90_tile_class_name(got);
   }
   // Decode needs a row-major A (its rows become the K-major narrow operand); tf32 a K-major B too.
   static_assert(Tiles::kDecode && Sm90Tiles<float>::kDecode && Sm90Tiles<__half, RowMajor, RowMajor>::kDecode);
   static_assert(!Sm90Tiles<BF16, ColumnMajor, ColumnMajor>::kDecode &&
                 !Sm90Tiles<__half, ColumnMajor, RowMajor>::kDecode);
-  EXPECT_EQ((sm90_tile_class<Sm90Tiles<BF16, ColumnMajor, ColumnMajor>>(1, 4096, 1, sms)), Sm90TileClass::small);
-  EXPECT_EQ((sm90_tile_class<Sm90Tiles<BF16, ColumnMajor, ColumnMajor>>(40, 4096, 1, sms)), Sm90TileClass::small);
+  EXPECT_EQ((sm90_tile_class<Sm90Tiles<BF16, ColumnMajor, ColumnMajor>>(1, 4096, 4096, 1, sms)), Sm90TileClass::small);
+  EXPECT_EQ((sm90_tile_class<Sm90Tiles<BF16, ColumnMajor, ColumnMajor>>(40, 4096, 4096, 1, sms)), Sm90TileClass::small);
   // A tile set without a DecodeWide keeps 17 to 64 rows on small.
   using NoWide = TilesWithoutDecodeWide<Tiles>;
   static_assert(detail::sm90_decode_wide_rows<NoWide> == 0 && detail::sm90_decode_wide_rows<Tiles> == 64);
   static_assert(detail::sm90_decode_wide_min_rows<NoWide> == 1 && detail::sm90_decode_wide_min_rows<Tiles> == 33);
-  EXPECT_EQ(sm90_tile_class<NoWide>(17, 14336, 1, sms), Sm90TileClass::small);
-  EXPECT_EQ(sm90_tile_class<NoWide>(40, 14336, 1, sms), Sm90TileClass::small);
-  EXPECT_EQ(sm90_tile_class<NoWide>(16, 14336, 1, sms), Sm90TileClass::decode);
+  EXPECT_EQ(sm90_tile_class<NoWide>(17, 14336, 4096, 1, sms), Sm90TileClass::small);
+  EXPECT_EQ(sm90_tile_class<NoWide>(40, 14336, 4096, 1, sms), Sm90TileClass::small);
+  EXPECT_EQ(sm90_tile_class<NoWide>(16, 14336, 4096, 1, sms), Sm90TileClass::decode);
   // A set without a Huge configuration keeps many-wave problems on large; tf32's set names none.
   static_assert(detail::sm90_has_huge<Tiles> && !detail::sm90_has_huge<NoWide> && !detail::sm90_has_huge<Sm90Tiles<float>>);
-  EXPECT_EQ(sm90_tile_class<NoWide>(8192, 8192, 1, sms), Sm90TileClass::large);
-  EXPECT_EQ(sm90_tile_class<Sm90Tiles<float>>(8192, 8192, 1, sms), Sm90TileClass::large);
+  EXPECT_EQ(sm90_tile_class<NoWide>(8192, 8192, 4096, 1, sms), Sm90TileClass::large);
+  EXPECT_EQ(sm90_tile_class<Sm90Tiles<float>>(8192, 8192, 4096, 1, sms), Sm90TileClass::large);
   EXPECT_STREQ(sm90_tile_class_name(Sm90TileClass::huge), "huge");
   EXPECT_STREQ(sm90_tile_class_name(Sm90TileClass::decode_wide), "decode_wide");
   static_assert(sm90_swaps_operands(Sm90TileClass::decode_wide) && !sm90_swaps_operands(Sm90TileClass::small));
   // The SM count moves the waves: 60 large tiles are below 0.6 of 132 SMs' wave (medium's 120 run),
   // one wave of 100.
-  EXPECT_EQ(sm90_tile_class<Tiles>(1536, 1200, 1, 132), Sm90TileClass::medium);
-  EXPECT_EQ(sm90_tile_class<Tiles>(1536, 1200, 1, 100), Sm90TileClass::large);
+  EXPECT_EQ(sm90_tile_class<Tiles>(1536, 1200, 4096, 1, 132), Sm90TileClass::medium);
+  EXPECT_EQ(sm90_tile_class<Tiles>(1536, 1200, 4096, 1, 100), Sm90TileClass::large);
   // 128 large tiles are one wave on 132 SMs, a wave and a bit on 114 (as are medium's 256: three).
-  EXPECT_EQ(sm90_tile_class<Tiles>(2048, 2048, 1, 114), Sm90TileClass::medium);
+  EXPECT_EQ(sm90_tile_class<Tiles>(2048, 2048, 4096, 1, 114), Sm90TileClass::medium);
   static_assert(detail::sm90_waves(132, 132) == 1 && detail::sm90_waves(133, 132) == 2 && detail::sm90_waves(0, 7) == 0);
   static_assert(detail::sm90_large_pays(128, 256, 132) && !detail::sm90_large_pays(144, 288, 132) &&
                 !detail::sm90_large_pays(79, 1000, 132) && detail::sm90_large_pays(80, 160, 132));
@@ -145,7 +149,8 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
   static_assert(detail::sm90_large_pays(144, 144, 132, 1.0) && !detail::sm90_large_pays(144, 288, 132, 2.0));
   // Sizes can_implement refuses still choose, without overflow.
   constexpr long long big = std::numeric_limits<int>::max();
-  EXPECT_EQ(sm90_tile_class<Tiles>(big, big, big, sms), Sm90TileClass::huge);
+  EXPECT_EQ(sm90_tile_class<Tiles>(big, big, 4096, big, sms), Sm90TileClass::huge);
+  EXPECT_EQ(sm90_tile_class<Tiles>(big, big, big, big, sms), Sm90TileClass::large);
   static_assert(sm90_tile_count(big, big, big, 64, 128) == std::numeric_limits<long long>::max());
   static_assert(sm90_tile_count(0, 100, 3, 128, 128) == 0);
   static_assert(sm90_tile_count(129, 257, 2, 128, 256) == 2 * 2 * 2);
