@@ -9,7 +9,10 @@
 // every split-K mode becomes serial (the Hopper kernel adds partial tiles inside the GEMM, refuses
 // SplitKMode::parallel and reads no other mode; serial also names it right in the report), and
 // every third problem has M cut to 1..128, a decode shape (the drawn N
-// and K kept), so that few-tile Stream-K and split-K problems come often.
+// and K kept), so that few-tile Stream-K and split-K problems come often. One TN problem in four
+// runs Sm90Tiles' Huge configuration (ping-pong 64x256, one staging buffer) directly: AutoGemm
+// takes it only from 1056 large tiles, more than the stress test's operand bound allows, and it is
+// the same kernel AutoGemm instantiates, so nothing more is compiled.
 #include "gemm_stress.cuh"
 
 #include <kernel/sm90_auto_gemm.hpp>
@@ -24,6 +27,9 @@ template <class LayoutA, class LayoutB, int BM, Sm90Schedule S, int ClusterM = 1
 using GemmOf = Gemm<Sm90GemmKernel<Sm90GemmConfig<T, LayoutA, LayoutB, BM, 128, 64, BM == 64 ? 8 : 6, S, ClusterM>, T,
                                    LinearCombination>>;
 
+using HugeGemm =
+    Gemm<Sm90GemmKernel<strata::detail::Sm90Fitted<Sm90Tiles<T>::Huge, T, LinearCombination>, T, LinearCombination>>;
+
 Problem on_hopper(Problem p) {
   p.split_k_mode = SplitKMode::serial;
   // Fewer rows keep every leading dimension, stride and offset valid (each was drawn for more).
@@ -35,6 +41,8 @@ TEST(GemmStress, Bf16Sm90) {
   if (std::string why = strata::test::compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
   run_stress("GemmStress.Bf16Sm90", {TypeSet::bf16}, [](Problem const& drawn, Buffers& b, Stats& s) {
     const Problem p = on_hopper(drawn);
+    if (p.a_row_major && !p.b_row_major && p.index % 4 == 1)
+      return run_problem<HugeGemm>(p, "Gemm<Sm90Tiles<bf16>::Huge: ping-pong 64x256, 1 staging buffer>", false, b, s);
     if (p.a_row_major && !p.b_row_major)
       return run_problem<Sm90AutoGemm<Sm90Tiles<T>, T>>(p, "Sm90AutoGemm<Sm90Tiles<bf16>> TN", false, b, s);
     if (p.a_row_major)
