@@ -10,8 +10,8 @@
 //
 // Each warpgroup owns Config::kEpilogueBuffers staging buffers and takes them in turn: with two a
 // sub-tile is written while the previous one is still being stored; before a buffer is reused its
-// store must have read it (bulk_wait_group_read). The stores stay in flight after store() returns and overlap the next
-// tile's mainloop; drain() waits for all of them before the kernel exits.
+// store must have read it (bulk_wait_group_read). The stores stay in flight after store() returns
+// and overlap the next tile's mainloop; drain() waits for all of them before the kernel exits.
 //
 // When the functor reads C, each sub-tile's C box is first loaded by TMA into the same staging
 // buffer (an mbarrier per warpgroup); each thread reads its elements there, applies the functor and
@@ -232,7 +232,7 @@ struct Sm90TmaEpilogue {
       arch::named_barrier_sync(barrier_id, kThreads);
       if (issuer) {
         if (col0 < p.n_tma) arch::tma_store(&p.tma_d, buffer, col0, m0, batch);
-        arch::bulk_commit_group();  // one bulk group per sub-tile (empty without a store): what <1> above counts
+        arch::bulk_commit_group();  // one bulk group per sub-tile (empty without a store): what the wait above counts
       }
       state.buffer = (state.buffer + 1u) % kBuffers;
     }
