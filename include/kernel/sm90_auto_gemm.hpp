@@ -50,9 +50,8 @@ constexpr bool sm90_swaps_operands(Sm90TileClass c) {
 // independent are the caller's A and B, so they trade places for the swapped classes. With
 // pdl_trigger automatic, the decode classes let the next kernel start after their last loads and
 // load their independent operands before griddepcontrol.wait (faster streamed at most decode
-// shapes); the other classes let it start at exit and load nothing early (either cost them time;
-// bench/RESULTS.md, twentieth session). An explicit trigger is kept, with the independent operands
-// as given.
+// shapes); the other classes let it start at exit and load nothing early (either cost them time,
+// bench/RESULTS.md). An explicit trigger is kept, with the independent operands as given.
 constexpr LaunchOptions sm90_launch_options(Sm90TileClass c, LaunchOptions o) {
   if (sm90_swaps_operands(c)) {
     const bool a = o.a_independent;
@@ -77,44 +76,35 @@ constexpr const char* sm90_tile_class_name(Sm90TileClass c) {
   }
 }
 
-// When the large tile runs (nineteenth session, bench/RESULTS.md; every configuration runs one CTA
-// per SM, so a wave is a tile per SM): from kSm90LargeMinWaves waves of its tiles (below that the
-// split-K it would take to fill the GPU costs more than medium's whole tiles: 32-64 large tiles
-// 0.70-0.81 of cuBLAS against medium's 0.92-1.11), and only where its whole waves take no longer
-// than medium's, a large tile taking kSm90LargeTimePerFlop of the time per FLOP a medium one takes
-// (so a wave of 128 × 256 tiles lasts 1.8 waves of 128 × 128 ones). So 128 large tiles (one wave)
-// beat medium's 256 (two: 2048³ 1.05-1.11 against 0.96-1.03), and 144 (two waves, the second a
-// partial one) lose to medium's 288 (three: 0.64 against 0.74).
+// When the large tile runs (every configuration runs one CTA per SM, so a wave is a tile per SM):
+// from kSm90LargeMinWaves waves of its tiles (below that the split-K it would take to fill the GPU
+// costs more than medium's whole tiles), and only where its whole waves take no longer than
+// medium's, a large tile taking kSm90LargeTimePerFlop of the time per FLOP a medium one takes (so a
+// wave of 128 × 256 tiles lasts 1.8 waves of 128 × 128 ones). So 128 large tiles (one wave) beat
+// medium's 256 (two), and 144 (two waves, the second a partial one) lose to medium's 288 (three).
+// The measurements behind these thresholds and the ones below: bench/RESULTS.md.
 inline constexpr double kSm90LargeMinWaves = 0.6;
 inline constexpr double kSm90LargeTimePerFlop = 0.9;
 // From this many waves of large tiles the partial last wave no longer decides (0.9 a · ceil(w) <=
 // ceil(a w) for every w >= 10, a the tiles' area ratio): large without comparing.
 inline constexpr long long kSm90LargeAlwaysWaves = 16;
 // Waves of medium tiles from which medium runs past one row of them (below, small, with its split
-// K): 0.9, so 120-128 tiles, nearly a wave, take it (nineteenth session: medium 0.99-1.23 of cuBLAS
-// against small's 0.81-1.10 at 2048 × 1024 × 1024 / 4096, 1024 × 2048 × 4096, 1536 × 1200 × 2048;
-// at 64 tiles small leads where K is short, 1.12-1.19 against 0.86-0.89 at K 512 / 1024, and
-// trails at K 8192, 0.89-0.91 against 0.99-1.03).
+// K): 0.9, so a nearly full wave takes medium; at half a wave small's split K leads where K is
+// short.
 inline constexpr double kSm90MediumMinWaves = 0.9;
 // Waves of DecodeWide's tiles (64 weight rows each) up to which decode_wide runs: past one, the
-// small class's tiles, twice as wide in the weights and so half as many, run faster (eighteenth
-// session: m 40 and 64 at n 11008 to 28672, streamed: decode_wide 0.76-1.01 of cuBLAS, small 0.98-1.07).
+// small class's tiles, twice as wide in the weights and so half as many, run faster.
 inline constexpr double kSm90DecodeWideMaxWaves = 1.0;
 // Problems of one row of Medium's tiles (Small::BM < m <= Medium::BM), bound by the weights'
 // bandwidth, take medium where the large tile does not run once Small's tiles exceed
-// kSm90SmallOneRowMaxWaves waves: a partial second wave costs more than idle SMs (nineteenth
-// session, m 128 × k 4096, one launch and streamed, of cuBLAS: n 9728 to 16384 medium 0.99-1.09 /
-// 0.91-1.07 against small 0.75-0.95 / 0.66-0.94; at n 8192, 128 small tiles, small leads; large,
-// by the rule above, from n 20480: 0.82-0.98 / 0.85-0.90 there, 1.08-1.12 / 1.05-1.08 at n 28672).
+// kSm90SmallOneRowMaxWaves waves: a partial second wave costs more than idle SMs.
 inline constexpr double kSm90SmallOneRowMaxWaves = 1.0;
 // Waves of large tiles from which a set's Huge configuration (where it names one) takes over from
 // Large: the ping-pong 64 × 256 tile hides each tile's epilogue behind the other warpgroup's
-// mainloop, which pays once a CTA walks many tiles (twenty-sixth session, bench/RESULTS.md: from
-// 8.7 waves level with or 1-3 % ahead of cooperative 128 × 256; at 3.9 waves 2-4 % behind).
+// mainloop, which pays once a CTA walks many tiles; with few, its last partial turn costs more.
 inline constexpr double kSm90HugeMinWaves = 8.0;
-// Longest K at which Huge takes over: the epilogue it hides is a fixed cost per tile, about 5 % of a
-// tile's time at K = 4096 and half that at 8192, where the two measured level or cooperative ahead
-// (twenty-sixth and twenty-seventh sessions, bench/RESULTS.md).
+// Longest K at which Huge takes over: the epilogue it hides is a fixed cost per tile, so its share
+// shrinks as K grows while the 64-row tiles' extra operand traffic per MAC does not.
 inline constexpr long long kSm90HugeMaxK = 4096;
 
 // Output tiles of bm × bn over `batches` m × n problems, saturated at the largest long long (so
@@ -282,19 +272,16 @@ inline constexpr bool sm90_tiles_cover =
 //   Medium 128 × 128, 6 stages, cooperative;
 //   Small   64 × 128, 8 stages, ping-pong (few-tile problems and m <= 64: each consumer warpgroup
 //           takes its own work unit, so one's partial-tile fixup overlaps the other's
-//           mainloop; 3-10 % more TB/s than the cooperative 64-row tile, bench/RESULTS.md);
+//           mainloop);
 //   Decode  m <= 16 with A row-major: A and B swapped, 64 weight rows × 16 tokens, BK two
-//           swizzle rows, 8 stages, ping-pong, plain transposed stores (thirteenth session:
-//           streamed decode 0.91-1.24× of cuBLAS against 0.78-0.99× for Small; the deeper BK is
-//           ahead of BK 64 at every shape, sixteenth session);
+//           swizzle rows (half the barrier round trips of BK 64 for the same bytes in flight),
+//           8 stages, ping-pong, plain transposed stores;
 //   DecodeWide  32 < m <= 64, the same swap on 64 weight rows × 64 tokens, BK two swizzle rows,
-//           5 stages, ping-pong (fifteenth session, m 48/64 streamed: better than Small at 6 of 8
-//           shapes, worse at m <= 32, where Small keeps them), while its tiles fit in one wave
-//           (n <= 8448 on 132 SMs; Small is faster past that, eighteenth session);
+//           5 stages, ping-pong (m <= 32 stays on Small, which is faster there), while its tiles
+//           fit in one wave (n <= 8448 on 132 SMs; Small is faster past that);
 //   Huge    64 × 256, 5 stages, ping-pong, one staging buffer per warpgroup (16-bit types only:
 //           tf32 keeps Large), from kSm90HugeMinWaves waves of large tiles.
-// Stage counts are the most each takes (192-200 KB of operands; Medium's to be tuned from
-// bench/RESULTS.md): Sm90AutoGemm runs a configuration with fewer where the epilogue's staging for
+// Stage counts are the most each takes (192-200 KB of operands): Sm90AutoGemm runs a configuration with fewer where the epilogue's staging for
 // TD leaves less of the 227 KB. BK is 64 for half and bfloat16, 32 for float (tf32), twice that
 // for the decode tiles.
 namespace detail {
