@@ -118,7 +118,7 @@ void register_shapes() {
   for (int m : {1, 16, 64, 128})
     for (auto [n, k] : nk) shapes.push_back({m, n, k, true});
   for (int s : {2048, 4096, 8192}) shapes.push_back({s, s, s, false});
-  for (int m : {4096, 16384}) {  // the LLM shapes; 8192^3 and these with N = 14336 or M = 16384 run the huge class
+  for (int m : {4096, 16384}) {  // the LLM shapes; those with K = 4096 and N = 14336 or M = 16384 run the huge class
     shapes.push_back({m, 14336, 4096, false});
     shapes.push_back({m, 4096, 14336, false});
   }

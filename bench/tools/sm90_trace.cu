@@ -50,12 +50,16 @@ using Auto = strata::Sm90AutoGemm<Tiles, T>;
 using strata::bench::check;
 constexpr double kPeakMacsPerCycle = 2048;
 
-// BM × BN × BK of the configuration of class c.
-std::array<int, 3> tile_of(strata::Sm90TileClass c) {
+// BM × BN × BK and the schedule of the configuration of class c.
+struct TileShape {
+  int bm, bn, bk;
+  bool pingpong;
+};
+TileShape tile_of(strata::Sm90TileClass c) {
   using C = strata::Sm90TileClass;
   auto dims = [](auto cfg) {
     using Cfg = decltype(cfg);
-    return std::array<int, 3>{Cfg::BM, Cfg::BN, Cfg::BK};
+    return TileShape{Cfg::BM, Cfg::BN, Cfg::BK, Cfg::pingpong};
   };
   switch (c) {
     case C::small: return dims(Tiles::Small{});
@@ -113,7 +117,7 @@ void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
   } first, later;
   Mean before, period, duty;
   int traced = 0, most_units = 0;
-  const bool pingpong = gemm.name().find("ping-pong") != std::string::npos;
+  const bool pingpong = tile_of(gemm.chosen()).pingpong;
   for (int w = 0; w < trace::kMaxCtas * trace::kWarpgroups; ++w) {
     auto stamp = [&](int wg, int u, int e) {
       return st[(size_t(wg) * trace::kUnits + size_t(u)) * trace::kEvents + size_t(e)];
@@ -163,8 +167,8 @@ void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
   std::printf(", before the mainloop %.0f; period %.0f cycles\n", before.get(), period.get());
   if (v.schedule == strata::Schedule::tiles && v.split_k == 1) {
     const auto tile = tile_of(gemm.chosen());
-    const double k_tiles = double((k + tile[2] - 1) / tile[2]);
-    const double macs = double(tile[0]) * tile[1] * tile[2] * k_tiles;
+    const double k_tiles = double((k + tile.bk - 1) / tile.bk);
+    const double macs = double(tile.bm) * tile.bn * tile.bk * k_tiles;
     std::printf("  %-12s   later mainloops %.0f MACs per cycle (%.1f %% of %.0f); warpgroups in mainloops %.1f %% of "
                 "their time\n",
                 "", macs / later.mainloop.get(), 100 * macs / later.mainloop.get() / kPeakMacsPerCycle,

@@ -281,9 +281,9 @@ inline constexpr bool sm90_tiles_cover =
 //           fit in one wave (n <= 8448 on 132 SMs; Small is faster past that);
 //   Huge    64 × 256, 5 stages, ping-pong, one staging buffer per warpgroup (16-bit types only:
 //           tf32 keeps Large), from kSm90HugeMinWaves waves of large tiles.
-// Stage counts are the most each takes (192-200 KB of operands): Sm90AutoGemm runs a configuration with fewer where the epilogue's staging for
-// TD leaves less of the 227 KB. BK is 64 for half and bfloat16, 32 for float (tf32), twice that
-// for the decode tiles.
+// Stage counts are the most each takes (192-200 KB of operands): Sm90AutoGemm runs a configuration
+// with fewer where the epilogue's staging for TD leaves less of the 227 KB. BK is 64 for half and
+// bfloat16, 32 for float (tf32), twice that for the decode tiles.
 namespace detail {
 // Sm90Tiles' Huge configuration, for 16-bit types only.
 template <class T, class LayoutA, class LayoutB>
