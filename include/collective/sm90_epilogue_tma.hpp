@@ -53,30 +53,9 @@
 #include "../atom/tma.hpp"
 #include "../layout/layout.hpp"
 #include "../layout/swizzle.hpp"
+#include "sm90_epilogue.hpp"  // detail::pack_pair, unpack_pair
 
 namespace strata {
-
-namespace detail {
-// Two values as one 32-bit register of 16-bit TD, the first in the low half (stmatrix's order).
-template <class TD>
-STRATA_DEVICE __forceinline__ uint32_t pack_pair(float lo, float hi) {
-  if constexpr (std::is_same_v<TD, __nv_bfloat16>) {
-    const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-    return *reinterpret_cast<uint32_t const*>(&v);
-  } else {
-    const __half2 v = __floats2half2_rn(lo, hi);
-    return *reinterpret_cast<uint32_t const*>(&v);
-  }
-}
-template <class TD>
-STRATA_DEVICE __forceinline__ float2 unpack_pair(uint32_t bits) {
-  if constexpr (std::is_same_v<TD, __nv_bfloat16>) {
-    return __bfloat1622float2(*reinterpret_cast<__nv_bfloat162 const*>(&bits));
-  } else {
-    return __half22float2(*reinterpret_cast<__half2 const*>(&bits));
-  }
-}
-}  // namespace detail
 
 template <class Config, class TD, class Functor>
 struct Sm90TmaEpilogue {

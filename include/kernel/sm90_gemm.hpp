@@ -61,10 +61,10 @@ static __global__ void __launch_bounds__(Kernel::kThreads, 1)
 
 // How a Hopper kernel's output leaves it. tma: stmatrix into swizzled staging, asynchronous TMA
 // stores (D's pointer, ldd and batch stride 16-byte aligned, refused otherwise). plain: each
-// thread stores its elements (any element-aligned D). plain_transposed: plain
-// stores of the transpose, for a caller that swapped the operands to compute D^T = B^T · A^T:
-// element (i, j) of the kernel's m × n result goes to D[j · ldd + i], C is read from the same
-// place, and the functor sees (j, i), the caller's coordinates.
+// thread stores its elements (any element-aligned D). plain_transposed: the transpose, for a
+// caller that swapped the operands to compute D^T = B^T · A^T: element (i, j) of the kernel's
+// m × n result goes to D[j · ldd + i] (16-bit D with aligned rows through shared memory), C is
+// read from the same place, and the functor sees (j, i), the caller's coordinates.
 enum class Sm90Store { tma, plain, plain_transposed };
 
 template <class Config_, class TD, class Functor_, Sm90Store Store = Sm90Store::tma>
@@ -91,6 +91,7 @@ struct Sm90GemmKernel {
   struct SharedStorage {
     typename Mainloop::SharedStorage mainloop;
     std::conditional_t<kTmaStores, typename TmaEpilogue::SharedStorage, NoStorage> epilogue;
+    std::conditional_t<Epilogue::kStaged, typename Epilogue::Staging[Config::kConsumers], NoStorage> staged;
   };
   static constexpr int BM = Config::BM, BN = Config::BN, BK = Config::BK;
   static constexpr int ClusterM = Config::ClusterM, ClusterN = Config::ClusterN;
@@ -99,7 +100,8 @@ struct Sm90GemmKernel {
   static constexpr bool kPingpong = Config::pingpong;
   // The storage, plus room to align its start to 1024 bytes (dynamic shared memory is not).
   static constexpr int smem_bytes = int(sizeof(SharedStorage)) + 1024;
-  // Named barriers of the ping-pong turns (0 is __syncthreads'; the epilogue may use 1 and 2).
+  // Named barriers: 0 is __syncthreads', 1 and 2 the epilogue's (TMA or staged transposed stores),
+  // then the ping-pong turns'.
   static constexpr int kTurnBarrier = 3;
 
   // TMA descriptors first: CUDA 13 declares CUtensorMap alignas(128), and the parameter block
@@ -262,8 +264,13 @@ struct Sm90GemmKernel {
       out.D += tile.batch * p.batch_stride_d;
       if (out.C != nullptr) out.C += tile.batch * p.batch_stride_c;
       STRATA_UNROLL
-      for (int mi = 0; mi < Config::kMmaM; ++mi)
-        Epilogue::store(out, p.m, p.n, tile.m * BM + row0 + 64 * mi, tile.n * BN, acc[mi], t);
+      for (int mi = 0; mi < Config::kMmaM; ++mi) {
+        if constexpr (Epilogue::kStaged)
+          Epilogue::store_staged(out, p.m, p.n, tile.m * BM + row0 + 64 * mi, tile.n * BN, acc[mi], t, smem.staged[wg],
+                                 1u + uint32_t(wg));
+        else
+          Epilogue::store(out, p.m, p.n, tile.m * BM + row0 + 64 * mi, tile.n * BN, acc[mi], t);
+      }
     }
   }
 
