@@ -37,8 +37,9 @@ template <class Config>
 void swapped_with_bias_gelu_and_source(Sm90TileClass cls, std::span<const DecodeCase> cases, uint64_t seed) {
   if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
   using Functor = LinearCombinationBiasActivation<GELU>;
-  using Decode = Sm90GemmKernel<Config, BF16, Functor, Sm90Store::plain_transposed>;
-  using Caller = Sm90GemmKernel<Sm90TestConfig<BF16, R, C, 64, 128>, BF16, Functor>;  // the problem as given
+  using T = typename Config::ElementA;  // in and out
+  using Decode = Sm90GemmKernel<Config, T, Functor, Sm90Store::plain_transposed>;
+  using Caller = Sm90GemmKernel<Sm90TestConfig<T, R, C, 64, 128>, T, Functor>;  // the problem as given
   for (const DecodeCase& c : cases) {
     GemmProblem<Caller> p(c.s, seed += 7,
                           ProblemLayout{.batches = c.batches, .pad_c = 3, .pad_d = c.aligned_d ? 8 : 5,
@@ -49,7 +50,7 @@ void swapped_with_bias_gelu_and_source(Sm90TileClass cls, std::span<const Decode
     auto args = p.arguments();
     args.epilogue = {{c.alpha, c.beta, dbias.get(), c.mode, GELU{}}};
     args.split_k = c.split_k;
-    const auto swapped = Sm90AutoGemm<Sm90Tiles<BF16>, BF16, Functor>::arguments_for(cls, args);
+    const auto swapped = Sm90AutoGemm<Sm90Tiles<T>, T, Functor>::arguments_for(cls, args);
     const std::string label = std::string(sm90_tile_class_name(cls)) + " " + describe(c.s) +
                               (per_row ? ", bias per row" : ", bias per column") + (c.beta != 0.f ? ", beta" : "") +
                               ", " + std::to_string(c.batches) + " batches, split_k " + std::to_string(c.split_k);
@@ -87,7 +88,8 @@ TEST(Sm90GemmDecode, SwappedWithBiasGeluAndSource) {
 }
 
 // Aligned D without C: the blocks inside D leave through shared memory (stmatrix.trans, 16-byte
-// stores), those past its last whole 64 weight rows and every one with C by element stores.
+// stores), those past its last whole 64 weight rows and every one with C by element stores; bf16
+// and fp16.
 TEST(Sm90GemmDecode, StagedTransposedStores) {
   const DecodeCase decode[] = {{{1, 4096, 256}, BiasMode::per_column, 0.5f, 0.f, 1, 0, true},
                                {{16, 1024, 1000}, BiasMode::per_row, 0.25f, 0.f, 1, 1, true},
@@ -100,6 +102,11 @@ TEST(Sm90GemmDecode, StagedTransposedStores) {
                              {{40, 640, 300}, BiasMode::per_column, 0.1f, 0.f, 1, 3, true},
                              {{64, 129, 129}, BiasMode::per_row, 0.1f, -0.5f, 1, 1, true}};
   swapped_with_bias_gelu_and_source<Sm90Tiles<BF16>::DecodeWide>(Sm90TileClass::decode_wide, wide, 460);
+  // fp16 through the same path: its own conversion in the staging.
+  const DecodeCase half_decode[] = {{{16, 1024, 512}, BiasMode::per_column, 0.25f, 0.f, 2, 0, true}};
+  swapped_with_bias_gelu_and_source<Sm90Tiles<__half>::Decode>(Sm90TileClass::decode, half_decode, 560);
+  const DecodeCase half_wide[] = {{{48, 704, 300}, BiasMode::per_row, 0.1f, 0.f, 1, 3, true}};
+  swapped_with_bias_gelu_and_source<Sm90Tiles<__half>::DecodeWide>(Sm90TileClass::decode_wide, half_wide, 660);
 }
 
 // The wide decode configuration (chosen for 33 to 64 rows of A; the kernel takes any up to 64),
