@@ -109,6 +109,27 @@ TEST(Sm90GemmDecode, StagedTransposedStores) {
   swapped_with_bias_gelu_and_source<Sm90Tiles<__half>::DecodeWide>(Sm90TileClass::decode_wide, half_wide, 660);
 }
 
+// When the staged path applies (no GPU needed): 16-bit D, BN a multiple of 16, rows 16-byte
+// aligned at the batch's start and by ldd, and no C read; never for float D or plain stores.
+TEST(Sm90GemmDecode, StagedPathNeedsAlignedRowsAndNoSource) {
+  using Wide = Sm90GemmKernel<Sm90Tiles<BF16>::DecodeWide, BF16, LinearCombination, Sm90Store::plain_transposed>::Epilogue;
+  using Narrow = Sm90GemmKernel<Sm90GemmConfig<BF16, R, C, 64, 8, 128, 4, Sm90Schedule::pingpong>, BF16,
+                                LinearCombination, Sm90Store::plain_transposed>::Epilogue;
+  using Float = Sm90GemmKernel<Sm90Tiles<float>::Decode, float, LinearCombination, Sm90Store::plain_transposed>::Epilogue;
+  using Plain = Sm90GemmKernel<Sm90Tiles<BF16>::DecodeWide, BF16, LinearCombination, Sm90Store::plain>::Epilogue;
+  static_assert(Wide::kStaged && !Narrow::kStaged && !Float::kStaged && !Plain::kStaged);
+  alignas(16) static BF16 d[64];
+  EXPECT_TRUE(Wide::staged(d, 4096, false));
+  EXPECT_TRUE(Wide::staged(d + 8, 8, false));
+  EXPECT_FALSE(Wide::staged(d, 4096, true)) << "C is read";
+  EXPECT_FALSE(Wide::staged(d, 4100, false)) << "rows 8 bytes off";
+  EXPECT_FALSE(Wide::staged(d + 4, 4096, false)) << "D 8 bytes off";
+  EXPECT_FALSE(Narrow::staged(d, 4096, false)) << "BN 8";
+  alignas(16) static float f[16];
+  EXPECT_FALSE(Float::staged(f, 4096, false)) << "float D";
+  EXPECT_FALSE(Plain::staged(d, 4096, false)) << "not transposed";
+}
+
 // The wide decode configuration (chosen for 33 to 64 rows of A; the kernel takes any up to 64),
 // the kernel's N of one 64-column tile.
 TEST(Sm90GemmDecode, WideSwappedWithBiasGeluAndSource) {
