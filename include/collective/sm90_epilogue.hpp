@@ -63,6 +63,9 @@ struct Sm90Epilogue {
     TD v[kStaged ? BN * 64 : 1];
   };
 
+  // Where 16-byte chunk `chunk` of staging row r starts, in elements.
+  STRATA_DEVICE static constexpr int staged_offset(int r, int chunk) { return r * 64 + (chunk ^ (r % 8)) * 8; }
+
   // Whether store_staged takes the shared-memory path for D at `d` (at its batch) with leading
   // dimension ldd: 16-byte aligned rows, and no C to read.
   STRATA_HOST_DEVICE static bool staged(TD const* d, int64_t ldd, bool reads_source) {
@@ -74,37 +77,34 @@ struct Sm90Epilogue {
   // warpgroup call it together; `barrier_id` is a named barrier of theirs.
   STRATA_DEVICE static void store_staged(Arguments const& out, int m, int n, int m0, int n0,
                                          float const (&acc)[BN / 2], int t, Staging& staging, uint32_t barrier_id) {
-    if constexpr (!kStaged) {
+    static_assert(kStaged, "Sm90Epilogue::store_staged: only a transposed 16-bit D with BN a multiple of 16 is staged");
+    if (!staged(out.D, out.ldd, out.functor.reads_source()) || m0 + 64 > m) {
       store(out, m, n, m0, n0, acc, t);
-    } else {
-      if (!staged(out.D, out.ldd, out.functor.reads_source()) || m0 + 64 > m) {
-        store(out, m, n, m0, n0, acc, t);
-        return;
-      }
-      const int warp = t / 32, lane = t % 32;
-      arch::named_barrier_sync(barrier_id, 128);  // the last block's reads of `staging` are done
-      // Fragment block (j, h): rows 16 warp + 8h .. + 7, columns 8j .. 8j + 7; stmatrix.trans writes it
-      // as staging rows 8j .. 8j + 7 (D's rows), chunk 2 warp + h of each.
+      return;
+    }
+    const int warp = t / 32, lane = t % 32;
+    arch::named_barrier_sync(barrier_id, 128);  // the last block's reads of `staging` are done
+    // Fragment block (j, h): rows 16 warp + 8h .. + 7, columns 8j .. 8j + 7; stmatrix.trans writes it
+    // as staging rows 8j .. 8j + 7 (D's rows), chunk 2 warp + h of each.
+    STRATA_UNROLL
+    for (int j0 = 0; j0 < BN / 8; j0 += 2) {
+      uint32_t pairs[4];
       STRATA_UNROLL
-      for (int j0 = 0; j0 < BN / 8; j0 += 2) {
-        uint32_t pairs[4];
-        STRATA_UNROLL
-        for (int q = 0; q < 4; ++q) {
-          const int i = 4 * (j0 + q / 2) + 2 * (q % 2);
-          const int row = m0 + 16 * warp + 8 * (q % 2) + lane / 4, col = n0 + 8 * (j0 + q / 2) + 2 * (lane % 4);
-          pairs[q] = detail::pack_pair<TD>(col < n ? float(out.functor(acc[i], 0.f, col, row)) : 0.f,
-                                           col + 1 < n ? float(out.functor(acc[i + 1], 0.f, col + 1, row)) : 0.f);
-        }
-        const int q = lane / 8, r = 8 * (j0 + q / 2) + lane % 8;  // the matrix this lane addresses, its row
-        arch::stmatrix_trans<4>(staging.v + r * 64 + ((2 * warp + q % 2) ^ (r % 8)) * 8, pairs);
+      for (int q = 0; q < 4; ++q) {
+        const int i = 4 * (j0 + q / 2) + 2 * (q % 2);
+        const int row = m0 + 16 * warp + 8 * (q % 2) + lane / 4, col = n0 + 8 * (j0 + q / 2) + 2 * (lane % 4);
+        pairs[q] = detail::pack_pair<TD>(col < n ? float(out.functor(acc[i], 0.f, col, row)) : 0.f,
+                                         col + 1 < n ? float(out.functor(acc[i + 1], 0.f, col + 1, row)) : 0.f);
       }
-      arch::named_barrier_sync(barrier_id, 128);
-      const int rows = n - n0 < BN ? n - n0 : BN;
-      for (int e = t; e < rows * 8; e += 128) {
-        const int r = e / 8, chunk = e % 8;
-        const uint4 v = *reinterpret_cast<uint4 const*>(staging.v + r * 64 + (chunk ^ (r % 8)) * 8);
-        *reinterpret_cast<uint4*>(out.D + int64_t(n0 + r) * out.ldd + m0 + 8 * chunk) = v;
-      }
+      const int q = lane / 8, r = 8 * (j0 + q / 2) + lane % 8;  // the matrix this lane addresses, its row
+      arch::stmatrix_trans<4>(staging.v + staged_offset(r, 2 * warp + q % 2), pairs);
+    }
+    arch::named_barrier_sync(barrier_id, 128);
+    const int rows = n - n0 < BN ? n - n0 : BN;
+    for (int e = t; e < rows * 8; e += 128) {
+      const int r = e / 8, chunk = e % 8;
+      const uint4 v = *reinterpret_cast<uint4 const*>(staging.v + staged_offset(r, chunk));
+      *reinterpret_cast<uint4*>(out.D + int64_t(n0 + r) * out.ldd + m0 + 8 * chunk) = v;
     }
   }
 

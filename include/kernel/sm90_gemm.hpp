@@ -38,12 +38,11 @@
 #include "status.hpp"
 #include "tile_scheduler.hpp"
 
-// Timeline hook for studies of the kernel's phases (bench/tools/sm90_trace.cu): every thread of a
-// consumer warpgroup passes STRATA_SM90_TRACE(event, unit, warpgroup) for each of its work units
-// (a tile, a K split or a Stream-K share): before the mainloop (0), after it (1), after the partial
-// sums are added (2, only where this warpgroup stores the tile) and after the epilogue (3).
-// Nothing unless the includer defines it. A clock read at a ping-pong event 0 may run before the
-// turn's bar.sync has waited (the tool takes the other warpgroup's event 1 as the start).
+// Timeline hook (bench/tools/sm90_trace.cu), nothing unless the includer defines it: every thread
+// of a consumer warpgroup passes STRATA_SM90_TRACE(event, unit, warpgroup) for each work unit (a
+// tile, a K split or a Stream-K share): before the mainloop (0), after it (1), after the partial
+// sums are added (2, only where this warpgroup stores the tile) and after the epilogue (3). A
+// ping-pong event 0's clock read may run before the turn's bar.sync has waited.
 #ifndef STRATA_SM90_TRACE
 #define STRATA_SM90_TRACE(event, unit, warpgroup) ((void)0)
 #endif
@@ -100,8 +99,7 @@ struct Sm90GemmKernel {
   static constexpr bool kPingpong = Config::pingpong;
   // The storage, plus room to align its start to 1024 bytes (dynamic shared memory is not).
   static constexpr int smem_bytes = int(sizeof(SharedStorage)) + 1024;
-  // Named barriers: 0 is __syncthreads', 1 and 2 the epilogue's (TMA or staged transposed stores),
-  // then the ping-pong turns'.
+  // Named barriers: 0 __syncthreads', 1 and 2 the epilogue's (TMA or staged stores), then the turns'.
   static constexpr int kTurnBarrier = 3;
 
   // TMA descriptors first: CUDA 13 declares CUtensorMap alignas(128), and the parameter block
@@ -265,11 +263,11 @@ struct Sm90GemmKernel {
       if (out.C != nullptr) out.C += tile.batch * p.batch_stride_c;
       STRATA_UNROLL
       for (int mi = 0; mi < Config::kMmaM; ++mi) {
+        const int m0 = tile.m * BM + row0 + 64 * mi;
         if constexpr (Epilogue::kStaged)
-          Epilogue::store_staged(out, p.m, p.n, tile.m * BM + row0 + 64 * mi, tile.n * BN, acc[mi], t, smem.staged[wg],
-                                 1u + uint32_t(wg));
+          Epilogue::store_staged(out, p.m, p.n, m0, tile.n * BN, acc[mi], t, smem.staged[wg], 1u + uint32_t(wg));
         else
-          Epilogue::store(out, p.m, p.n, tile.m * BM + row0 + 64 * mi, tile.n * BN, acc[mi], t);
+          Epilogue::store(out, p.m, p.n, m0, tile.n * BN, acc[mi], t);
       }
     }
   }
