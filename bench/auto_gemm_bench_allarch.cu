@@ -7,6 +7,8 @@
 //     launches back to back, as a model's layers run; strata with and without programmatic
 //     dependent launch, the weights declared independent with it);
 //   large shapes: TFLOP/s.
+// Decode shapes also time the dispatch with split K through the workspace (SplitKMode::serial)
+// against its default, where the Hopper tiles add K halves in pairs: pairs_gain, strm_pairs_gain.
 // Every run rewrites a chart of the ratios (SVG): STRATA_CHART=<path>, default
 // auto_gemm_bench_allarch.svg in the working directory.
 //
@@ -90,6 +92,30 @@ void bench_shape(benchmark::State& state, Shape shape) {
     runner.options = {};
     streamed_cublas = streamed_ms(cublas);
   }
+  // The same dispatch with split K through the workspace (SplitKMode::serial) instead of the
+  // Hopper tiles' K pairs: what the pairs gain, one launch (interleaved) and streamed with PDL. A
+  // shape that runs no pairs times the same kernel twice: its gain is the noise.
+  double pairs_gain = 0, streamed_pairs_gain = 0;
+  if (shape.decode) {
+    StrataRunner<Auto, T, T> serial;
+    serial.split_k_mode = SplitKMode::serial;
+    if (!serial.prepare(m, n, k, a, b, d.ptr, why)) {
+      state.SkipWithError(("strata refused serial split-K: " + why).c_str());
+      return;
+    }
+    if (const std::string wrong = differs_from_cublas(serial, cublas, d.ptr, d_ref.ptr, int64_t(m) * n, sets, 1.0 / 128);
+        !wrong.empty()) {
+      g_wrong_results = true;
+      state.SkipWithError((wrong + " (serial split-K)").c_str());
+      return;
+    }
+    const auto through_workspace = [&](int i) { serial.launch(i); };
+    const std::vector<double> both = median_ms_interleaved({strata, through_workspace});
+    pairs_gain = both[1] / both[0];
+    serial.options.programmatic_dependent_launch = true;
+    serial.options.b_independent = true;
+    streamed_pairs_gain = streamed_ms(through_workspace) / streamed_pdl;
+  }
   for (auto _ : state) state.SetIterationTime(one[0] / 1e3);
   const std::string kernel = runner.gemms[0].kernel_name();
   state.SetLabel(kernel);
@@ -104,6 +130,8 @@ void bench_shape(benchmark::State& state, Shape shape) {
     state.counters["strm_nopdl_TBps"] = bytes / streamed / 1e9;
     state.counters["strm_cublas_TBps"] = bytes / streamed_cublas / 1e9;
     state.counters["strm_ratio"] = streamed_cublas / streamed_pdl;
+    state.counters["pairs_gain"] = pairs_gain;
+    state.counters["strm_pairs_gain"] = streamed_pairs_gain;
     g_chart.push_back({shape.name(), kernel, {one[1] / one[0], streamed_cublas / streamed_pdl}});
   } else {
     state.counters["strata_TFLOPs"] = flops / one[0] / 1e9;

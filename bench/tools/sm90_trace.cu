@@ -75,6 +75,7 @@ struct Variant {
   const char* name;
   strata::Schedule schedule;
   int split_k;
+  strata::SplitKMode mode = strata::SplitKMode::automatic;  // serial: split K through the workspace, never in K pairs
 };
 
 // Mean of the values added, or -1 when none were.
@@ -89,6 +90,7 @@ void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
   auto x = strata::bench::plain_gemm_arguments<Auto::Arguments>(m, n, k, a, b, d);
   x.schedule = v.schedule;
   x.split_k = v.split_k;
+  x.split_k_mode = v.mode;
   strata::bench::DeviceArray<char> ws(int64_t(std::max<size_t>(Auto::workspace_size(x), 16)));
   Auto gemm;
   if (strata::Status s = gemm.initialize(x, ws.ptr, size_t(ws.count)); !s) {
@@ -192,6 +194,7 @@ int main(int argc, char** argv) try {
   std::printf("GPU: %s, %d SMs; cycles are SM clocks\n", prop.name, prop.multiProcessorCount);
   const Variant variants[] = {
       {"automatic", strata::Schedule::automatic, 0},
+      {"automatic, serial", strata::Schedule::automatic, 0, strata::SplitKMode::serial},
       {"whole tiles", strata::Schedule::tiles, 1},
       {"Stream-K", strata::Schedule::stream_k, 1},
       {"split-K 2", strata::Schedule::tiles, 2},

@@ -35,9 +35,13 @@ enum class Sm90Schedule { cooperative, pingpong };
 //   EpilogueBuffers: shared-memory staging buffers per consumer warpgroup for the TMA-store
 //     epilogue (8 KB each): 2 let a sub-tile be staged while the last one's store reads; 1 frees
 //     16 KB for another stage where that pays more (ping-pong 64 × 256: 5 stages instead of 4)
+//   Pairs: split-K in K pairs where the plan allows (kernel/sm90_pair_sums.hpp): the two CTAs of
+//     a cluster launched two at a time take the two K halves of one unit, and the second hands
+//     its accumulators to the first through distributed shared memory instead of the workspace.
+//     Only without a multicast cluster; `WithPairs` names the same configuration with them.
 template <class T, class LayoutA, class LayoutB, int BM_, int BN_, int BK_, int Stages_,
           Sm90Schedule Schedule_ = Sm90Schedule::cooperative, int ClusterM_ = 1, int ClusterN_ = 1,
-          int EpilogueBuffers_ = 2>
+          int EpilogueBuffers_ = 2, bool Pairs_ = false>
 struct Sm90GemmConfig {
   using ElementA = T;
   using ElementB = T;
@@ -48,6 +52,9 @@ struct Sm90GemmConfig {
   static constexpr Sm90Schedule schedule = Schedule_;
   static constexpr int ClusterM = ClusterM_, ClusterN = ClusterN_, kClusterSize = ClusterM_ * ClusterN_;
   static constexpr int kEpilogueBuffers = EpilogueBuffers_;
+  static constexpr bool kPairs = Pairs_;
+  using WithPairs = Sm90GemmConfig<T, LayoutA, LayoutB, BM_, BN_, BK_, Stages_, Schedule_, ClusterM_, ClusterN_,
+                                   EpilogueBuffers_, true>;
   static constexpr bool tf32 = std::is_same_v<T, float>;
   static constexpr GmmaMajor major_a = std::is_same_v<LayoutA, RowMajor> ? GmmaMajor::K : GmmaMajor::MN;
   static constexpr GmmaMajor major_b = std::is_same_v<LayoutB, ColumnMajor> ? GmmaMajor::K : GmmaMajor::MN;
@@ -72,6 +79,9 @@ struct Sm90GemmConfig {
                 "Sm90GemmConfig: the epilogue stages through one or two buffers per consumer warpgroup");
   static_assert(kClusterSize == 1 || kClusterSize == 2 || kClusterSize == 4,
                 "Sm90GemmConfig: a cluster holds 1, 2 or 4 CTAs");
+  static_assert(!Pairs_ || kClusterSize == 1,
+                "Sm90GemmConfig: K pairs launch their own clusters of two CTAs, so the configuration must not "
+                "have a multicast cluster (ClusterM = ClusterN = 1)");
 
   // One producer warpgroup (TMA) and two consumer warpgroups (wgmma), 128 threads each; a
   // cooperative tile of 64 rows has one consumer.

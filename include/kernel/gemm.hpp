@@ -39,7 +39,7 @@ concept GemmKernel = requires(typename Kernel::Arguments const& a, typename Kern
   { Kernel::to_params(a, ws) } -> std::same_as<typename Kernel::Params>;
   { Kernel::grid(p) } -> std::same_as<dim3>;
   { Kernel::block() } -> std::same_as<dim3>;
-  { Kernel::cluster() } -> std::same_as<dim3>;
+  { Kernel::cluster(p) } -> std::same_as<dim3>;
   { Kernel::smem_bytes } -> std::convertible_to<int>;
   { Kernel::launch(p, stream, LaunchOptions{}) } -> std::same_as<Status>;
 };
@@ -89,7 +89,7 @@ class Gemm {
 
   // The launch shape of the prepared GEMM (for logs and benches: which CTAs run it).
   dim3 grid() const { return Kernel::grid(params_); }
-  dim3 cluster() const { return Kernel::cluster(); }
+  dim3 cluster() const { return Kernel::cluster(params_); }
 
   // initialize + run.
   Status operator()(Arguments const& a, void* workspace = nullptr, size_t workspace_bytes = 0,

@@ -100,4 +100,23 @@ struct LaunchAttributes {
   }
 };
 
+// Clusters of `cluster_size` CTAs of `kernel` (`threads` threads, `smem_bytes` of dynamic shared
+// memory each) the current GPU runs at once; the SM count / cluster_size when it cannot say.
+template <class... Params>
+int resident_clusters_of(void (*kernel)(Params...), int threads, int smem_bytes, int cluster_size) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(cluster_size));
+  config.blockDim = dim3(unsigned(threads));
+  config.dynamicSmemBytes = size_t(smem_bytes);
+  LaunchAttributes attributes(cluster_size, false);
+  attributes.apply(config);
+  int n = 0;
+  if (allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem_bytes) != cudaSuccess ||
+      cudaOccupancyMaxActiveClusters(&n, kernel, &config) != cudaSuccess || n <= 0) {
+    cudaGetLastError();  // clear it: the launch reports real errors
+    return sm_count() / cluster_size;
+  }
+  return n;
+}
+
 }  // namespace strata::detail

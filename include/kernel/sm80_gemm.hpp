@@ -381,7 +381,7 @@ struct Sm80GemmKernel {
                         : dim3(unsigned(p.stream_k.first_tile + p.stream_k.ctas));
   }
   static dim3 block() { return dim3(kThreads); }
-  static dim3 cluster() { return dim3(1, 1, 1); }
+  static dim3 cluster(Params const&) { return dim3(1, 1, 1); }
 
   // Launches the kernel on `stream`, and parallel split-K's reduction after it.
   static Status launch(Params const& p, cudaStream_t stream, LaunchOptions const& = {}) {

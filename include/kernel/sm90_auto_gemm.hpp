@@ -215,7 +215,7 @@ template <class Config, int Stages>
 struct Sm90WithStages {
   using type = Sm90GemmConfig<typename Config::ElementA, typename Config::LayoutTagA, typename Config::LayoutTagB,
                               Config::BM, Config::BN, Config::BK, Stages, Config::schedule, Config::ClusterM,
-                              Config::ClusterN, Config::kEpilogueBuffers>;
+                              Config::ClusterN, Config::kEpilogueBuffers, Config::kPairs>;
 };
 template <class Config, int Stages>
   requires requires { typename Config::template WithStages<Stages>; }
@@ -256,7 +256,7 @@ std::string sm90_config_name() {
   return std::string(Config::pingpong ? "ping-pong " : "cooperative ") + std::to_string(Config::BM) + "x" +
          std::to_string(Config::BN) + "x" + std::to_string(Config::BK) + ", " + std::to_string(Config::Stages) +
          " stages, cluster " + std::to_string(Config::ClusterM) + "x" + std::to_string(Config::ClusterN) +
-         (Config::kEpilogueBuffers == 1 ? ", 1 staging buffer" : "");
+         (Config::kEpilogueBuffers == 1 ? ", 1 staging buffer" : "") + (Config::kPairs ? ", K pairs" : "");
 }
 }  // namespace detail
 
@@ -281,6 +281,10 @@ inline constexpr bool sm90_tiles_cover =
 //           fit in one wave (n <= 8448 on 132 SMs; Small is faster past that);
 //   Huge    64 × 256, 5 stages, ping-pong, one staging buffer per warpgroup (16-bit types only:
 //           tf32 keeps Large), from kSm90HugeMinWaves waves of large tiles.
+// Decode and DecodeWide split K in K pairs where their split-K plan allows (one unit per cluster of
+// two CTAs, an even number of splits): the halves add up through distributed shared memory instead
+// of the workspace (kernel/sm90_pair_sums.hpp). Small keeps the workspace: its mainloops ran
+// 10-16 % longer in pairs (bench/RESULTS.md, twenty-ninth session).
 // Stage counts are the most each takes (192-200 KB of operands): Sm90AutoGemm runs a configuration
 // with fewer where the epilogue's staging for TD leaves less of the 227 KB. BK is 64 for half and
 // bfloat16, 32 for float (tf32), twice that for the decode tiles.
@@ -310,8 +314,10 @@ struct Sm90Tiles : detail::Sm90HugeTile<T, LayoutA, LayoutB> {
   static constexpr bool kDecode =
       std::is_same_v<LayoutA, RowMajor> && (!std::is_same_v<T, float> || std::is_same_v<LayoutB, ColumnMajor>);
   using DecodeLayoutA = std::conditional_t<std::is_same_v<LayoutB, ColumnMajor>, RowMajor, ColumnMajor>;  // B^T
-  using Decode = detail::Sm90DeepTileConfig<T, DecodeLayoutA, ColumnMajor, 64, 16, 8, Sm90Schedule::pingpong>;
-  using DecodeWide = detail::Sm90DeepTileConfig<T, DecodeLayoutA, ColumnMajor, 64, 64, 5, Sm90Schedule::pingpong>;
+  using Decode =
+      typename detail::Sm90DeepTileConfig<T, DecodeLayoutA, ColumnMajor, 64, 16, 8, Sm90Schedule::pingpong>::WithPairs;
+  using DecodeWide =
+      typename detail::Sm90DeepTileConfig<T, DecodeLayoutA, ColumnMajor, 64, 64, 5, Sm90Schedule::pingpong>::WithPairs;
   static constexpr int kDecodeWideMinRows = 33;
 };
 

@@ -31,8 +31,10 @@
 #include "../collective/sm90_epilogue_tma.hpp"
 #include "../collective/sm90_mainloop.hpp"
 #include "argument_checks.hpp"
+#include "sm90_checks.hpp"
 #include "gemm_arguments.hpp"
 #include "launch.hpp"
+#include "sm90_pair_sums.hpp"
 #include "sm90_partial_sums.hpp"
 #include "sm90_work.hpp"
 #include "status.hpp"
@@ -87,11 +89,29 @@ struct Sm90GemmKernel {
   using TmaEpilogue = std::conditional_t<kTmaStores, Sm90TmaEpilogue<Config, TD, Functor>, NoTmaEpilogue>;
   struct NoStorage {};
   using PartialSums = Sm90PartialSums<Config>;
-  struct SharedStorage {
-    typename Mainloop::SharedStorage mainloop;
+  using PairSums = Sm90PairSums<Config>;
+  static constexpr bool kPairs = Config::kPairs;
+  struct EpilogueStorage {
     std::conditional_t<kTmaStores, typename TmaEpilogue::SharedStorage, NoStorage> epilogue;
     std::conditional_t<Epilogue::kStaged, typename Epilogue::Staging[Config::kConsumers], NoStorage> staged;
   };
+  struct SharedStorage {
+    typename Mainloop::SharedStorage mainloop;
+    union {  // K pairs' sums in the epilogue's place: read before the CTA's one epilogue (sm90_pair_sums.hpp)
+      EpilogueStorage out;
+      std::conditional_t<kPairs, typename PairSums::Storage, NoStorage> pair;
+    };
+    [[no_unique_address]] std::conditional_t<kPairs, typename PairSums::Barriers, NoStorage> pair_full;
+  };
+  // The sums may cover the TMA epilogue's staging (its first member), never its barriers after it.
+  static constexpr bool pair_sums_fit() {
+    if constexpr (kPairs && kTmaStores)
+      return sizeof(typename PairSums::Storage) <= offsetof(typename TmaEpilogue::SharedStorage, c_loaded);
+    else
+      return true;
+  }
+  static_assert(pair_sums_fit(), "Sm90GemmKernel: K pairs' sums (the tile's accumulators, 4 bytes each) must fit in "
+                                 "the TMA epilogue's staging buffers: take a configuration without pairs");
   static constexpr int BM = Config::BM, BN = Config::BN, BK = Config::BK;
   static constexpr int ClusterM = Config::ClusterM, ClusterN = Config::ClusterN;
   static constexpr int kClusterSize = Config::kClusterSize;
@@ -128,18 +148,23 @@ struct Sm90GemmKernel {
     auto& smem = *reinterpret_cast<SharedStorage*>(smem_raw + ((1024u - raw % 1024u) % 1024u));
     const int warpgroup = int(threadIdx.x) / 128;
     const int rank = kClusterSize == 1 ? 0 : int(arch::cluster_cta_rank());  // the partial sums are per CTA
+    const bool pairs = kPairs && p.plan.pairs;
+    const int pair_rank = pairs ? int(arch::cluster_cta_rank()) : 0;  // the K half this CTA computes
     const Sm90ClusterPosition at =
         kClusterSize == 1 ? Sm90ClusterPosition{} : Sm90ClusterPosition::make<ClusterM, ClusterN>(uint32_t(rank));
-    if constexpr (kTmaStores) TmaEpilogue::init(smem.epilogue, int(threadIdx.x));
+    if constexpr (kTmaStores) TmaEpilogue::init(smem.out.epilogue, int(threadIdx.x));
     if (threadIdx.x == 0) {
       Mainloop::Pipeline::init(smem.mainloop.pipeline, Mainloop::consumer_arrivals(Mainloop::kWriters));
       if (p.k_tiles > 0) {
         arch::prefetch_tensormap(&p.tma_a);
         arch::prefetch_tensormap(&p.tma_b);
       }
+      if constexpr (kPairs) {
+        if (pairs && pair_rank == 0) PairSums::init(smem.pair_full);
+      }
     }
-    // Every CTA's barriers exist before a peer multicasts into them or releases a stage.
-    if constexpr (kClusterSize > 1)
+    // Every CTA's barriers exist before a peer multicasts into them, releases a stage or sends sums.
+    if (kClusterSize > 1 || pairs)
       arch::cluster_sync();
     else
       __syncthreads();
@@ -149,11 +174,12 @@ struct Sm90GemmKernel {
     // attribute), but the operands it does not write (p.early_operands) may fill the first stages.
     typename Mainloop::Pipeline pipe{smem.mainloop.pipeline, at.writers};
     typename Mainloop::State state{};
-    const int cluster = int(blockIdx.x) / kClusterSize, clusters = int(gridDim.x) / kClusterSize;
+    const int group = p.plan.ctas_per_cluster(kClusterSize);
+    const int cluster = int(blockIdx.x) / group, clusters = int(gridDim.x) / group;
     const int units = p.plan.unit_count(cluster, clusters);
     if (warpgroup == 0) {
       arch::setmaxnreg_dec<Config::kProducerRegisters>();
-      if (threadIdx.x == 0) produce(p, pipe, state, smem, at, cluster, clusters, units);
+      if (threadIdx.x == 0) produce(p, pipe, state, smem, at, pair_rank, cluster, clusters, units);
     } else {
       arch::griddepcontrol_wait();
       arch::setmaxnreg_inc<Config::kConsumerRegisters>();
@@ -167,18 +193,17 @@ struct Sm90GemmKernel {
         if (consumer == 1) arch::named_barrier_arrive(kTurnBarrier + 0, 256);
         for (int u = 0; u < units; ++u) {
           const Sm90WorkUnit w = p.plan.unit(cluster, clusters, u);
+          const Sm90KRange k = p.plan.k_range(w, pair_rank);
           if (u % 2 != consumer) {
-            state = state.advanced(w.k_end - w.k_begin);  // the other warpgroup's stages
+            state = state.advanced(k.end - k.begin);  // the other warpgroup's stages
             continue;
           }
           arch::named_barrier_sync(kTurnBarrier + consumer, 256);
           STRATA_SM90_TRACE(0, u, consumer);
-          Mainloop::mma(pipe, state, smem.mainloop, 0, w.k_end - w.k_begin, acc);
+          Mainloop::mma(pipe, state, smem.mainloop, 0, k.end - k.begin, acc);
           STRATA_SM90_TRACE(1, u, consumer);
           if (u + 1 < units) arch::named_barrier_arrive(kTurnBarrier + (1 - consumer), 256);
-          if (w.segments > 1 &&
-              !PartialSums::finish(p.workspace, p.plan, w, rank, 0, consumer, t, acc))
-            continue;
+          if (!add_other_parts(p, smem, w, pair_rank, rank, 0, consumer, t, acc)) continue;
           STRATA_SM90_TRACE(2, u, consumer);
           store_tile(p, smem, out, cta_tile(p, w.tile, at), consumer, 0, acc, t);
           STRATA_SM90_TRACE(3, u, consumer);
@@ -187,12 +212,11 @@ struct Sm90GemmKernel {
         const int row0 = consumer * Config::kWarpgroupRows;
         for (int u = 0; u < units; ++u) {
           const Sm90WorkUnit w = p.plan.unit(cluster, clusters, u);
+          const Sm90KRange k = p.plan.k_range(w, pair_rank);
           STRATA_SM90_TRACE(0, u, consumer);
-          Mainloop::mma(pipe, state, smem.mainloop, row0, w.k_end - w.k_begin, acc);
+          Mainloop::mma(pipe, state, smem.mainloop, row0, k.end - k.begin, acc);
           STRATA_SM90_TRACE(1, u, consumer);
-          if (w.segments > 1 &&
-              !PartialSums::finish(p.workspace, p.plan, w, rank, consumer, consumer, t, acc))
-            continue;
+          if (!add_other_parts(p, smem, w, pair_rank, rank, consumer, consumer, t, acc)) continue;
           STRATA_SM90_TRACE(2, u, consumer);
           store_tile(p, smem, out, cta_tile(p, w.tile, at), consumer, row0, acc, t);
           STRATA_SM90_TRACE(3, u, consumer);
@@ -200,8 +224,27 @@ struct Sm90GemmKernel {
       }
       if constexpr (kTmaStores) TmaEpilogue::drain(t);
     }
-    // No CTA leaves while a peer may still multicast into it or release one of its stages.
+    // No CTA leaves while a peer may still multicast into it or release one of its stages. (A K
+    // pair's rank 1 may leave: rank 0 waits for every byte it sent, and nothing reads rank 1.)
     if constexpr (kClusterSize > 1) arch::cluster_sync();
+  }
+
+  // Unit w's other K parts added to acc by consumer warpgroup `wg`, holding part `part` of the
+  // tile: rank 1 of a K pair sends its half to rank 0, which adds it; then, where the plan still
+  // splits the tile, the workspace's fixup. True where acc is then the whole sum, to be stored.
+  STRATA_DEVICE static bool add_other_parts(Params const& p, SharedStorage& smem, Sm90WorkUnit const& w,
+                                            int pair_rank, int rank, int part, int wg, int t,
+                                            typename Mainloop::Accumulators& acc) {
+    if constexpr (kPairs) {
+      if (p.plan.pairs) {
+        if (pair_rank != 0) {
+          PairSums::send(smem.pair, smem.pair_full, part, t, acc);
+          return false;
+        }
+        PairSums::receive(smem.pair, smem.pair_full, part, t, acc);
+      }
+    }
+    return w.segments == 1 || PartialSums::finish(p.workspace, p.plan, w, rank, part, wg, t, acc);
   }
 
   // The producer thread: every K tile of this CTA's units, in order. The first stages (at most
@@ -209,31 +252,33 @@ struct Sm90GemmKernel {
   // early_operands before griddepcontrol.wait and the rest after it.
   STRATA_DEVICE static void produce(Params const& p, typename Mainloop::Pipeline const& pipe,
                                     typename Mainloop::State& state, SharedStorage& smem, Sm90ClusterPosition const& at,
-                                    int cluster, int clusters, int units) {
+                                    int pair_rank, int cluster, int clusters, int units) {
     const unsigned early = p.early_operands;
     int early_tiles = 0;  // K tiles, from the first unit on, whose early operands were loaded
     if (early != 0) {
       typename Mainloop::State s = state;
       for (int u = 0; u < units && early_tiles < Mainloop::Stages; ++u) {
         const Sm90WorkUnit w = p.plan.unit(cluster, clusters, u);
+        const Sm90KRange k = p.plan.k_range(w, pair_rank);
         const TileCoord tile = cta_tile(p, w.tile, at);
-        const int end = min(w.k_end, w.k_begin + (Mainloop::Stages - early_tiles));
+        const int end = min(k.end, k.begin + (Mainloop::Stages - early_tiles));
         Mainloop::load(pipe, s, smem.mainloop, &p.tma_a, &p.tma_b, at, tile.m * BM, tile.n * BN,
-                       tile.batch * p.batched_a, tile.batch * p.batched_b, w.k_begin, end, early);
-        early_tiles += end - w.k_begin;
+                       tile.batch * p.batched_a, tile.batch * p.batched_b, k.begin, end, early);
+        early_tiles += end - k.begin;
       }
     }
     arch::griddepcontrol_wait();
     for (int u = 0; u < units; ++u) {
       const Sm90WorkUnit w = p.plan.unit(cluster, clusters, u);
+      const Sm90KRange k = p.plan.k_range(w, pair_rank);
       const TileCoord tile = cta_tile(p, w.tile, at);
       const int m0 = tile.m * BM, n0 = tile.n * BN, ba = tile.batch * p.batched_a, bb = tile.batch * p.batched_b;
-      const int taken = min(w.k_end, w.k_begin + early_tiles);
-      early_tiles -= taken - w.k_begin;
-      if (taken > w.k_begin)
-        Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, w.k_begin, taken,
+      const int taken = min(k.end, k.begin + early_tiles);
+      early_tiles -= taken - k.begin;
+      if (taken > k.begin)
+        Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, k.begin, taken,
                        Mainloop::kLoadBoth & ~early, false);
-      Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, taken, w.k_end);
+      Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, taken, k.end);
     }
     // One thread's launch_dependents stands for its CTA (the PTX ISA: later ones add nothing).
     if (p.trigger_after_loads) arch::griddepcontrol_launch_dependents();
@@ -255,7 +300,7 @@ struct Sm90GemmKernel {
     if constexpr (kTmaStores) {
       STRATA_UNROLL
       for (int mi = 0; mi < Config::kMmaM; ++mi)
-        TmaEpilogue::store(p.tma_epilogue, smem.epilogue, state, acc[mi], wg, tile.m * BM + row0 + 64 * mi,
+        TmaEpilogue::store(p.tma_epilogue, smem.out.epilogue, state, acc[mi], wg, tile.m * BM + row0 + 64 * mi,
                            tile.n * BN, tile.batch, t);
     } else {
       auto out = p.epilogue;
@@ -265,7 +310,7 @@ struct Sm90GemmKernel {
       for (int mi = 0; mi < Config::kMmaM; ++mi) {
         const int m0 = tile.m * BM + row0 + 64 * mi;
         if constexpr (Epilogue::kStaged)
-          Epilogue::store_staged(out, p.m, p.n, m0, tile.n * BN, acc[mi], t, smem.staged[wg], 1u + uint32_t(wg));
+          Epilogue::store_staged(out, p.m, p.n, m0, tile.n * BN, acc[mi], t, smem.out.staged[wg], 1u + uint32_t(wg));
         else
           Epilogue::store(out, p.m, p.n, m0, tile.n * BN, acc[mi], t);
       }
@@ -292,17 +337,17 @@ struct Sm90GemmKernel {
     if (a.m == 0 || a.n == 0) return Status::success();
     if (a.D == nullptr) return {StatusCode::null_pointer, "D is null"};
     if (a.k > 0) {
-      if (Status s = check_tma_operand<OperandA>("A", a.A, a.lda, a.batch_stride_a, a.m, a.k, a.batch_count); !s)
+      if (Status s = detail::sm90_check_tma_operand<OperandA>("A", a.A, a.lda, a.batch_stride_a, a.m, a.k, a.batch_count); !s)
         return s;
-      if (Status s = check_tma_operand<OperandB>("B", a.B, a.ldb, a.batch_stride_b, a.n, a.k, a.batch_count); !s)
+      if (Status s = detail::sm90_check_tma_operand<OperandB>("B", a.B, a.ldb, a.batch_stride_b, a.n, a.k, a.batch_count); !s)
         return s;
     }
     Arguments out = a;  // D's extents as stored: transposed stores write an n × m D
     if constexpr (Store == Sm90Store::plain_transposed) out.m = a.n, out.n = a.m;
-    if (Status s = check_output("D", a.D, a.ldd, out.n); !s) return s;
+    if (Status s = detail::sm90_check_output("D", a.D, a.ldd, out.n); !s) return s;
     if (Status s = detail::check_output_and_epilogue(out); !s) return s;
     if (a.epilogue.reads_source()) {
-      if (Status s = check_output("C", a.C, a.ldc, out.n); !s) return s;
+      if (Status s = detail::sm90_check_output("C", a.C, a.ldc, out.n); !s) return s;
     }
     if constexpr (kTmaStores) {
       if (Status s = TmaEpilogue::check(a.D, a.ldd, a.batch_stride_d, a.C, a.ldc, a.batch_stride_c, a.m, a.n,
@@ -318,11 +363,18 @@ struct Sm90GemmKernel {
 
   // How the work is shared out (Sm90WorkPlan::make); the GPU is asked for its resident clusters
   // only when there is work.
+  // A configuration with pairs runs a split-K plan in K pairs where it can (Sm90WorkPlan::paired)
+  // unless split_k_mode is serial.
   static Sm90WorkPlan work_plan(Arguments const& a) {
     const int tiles = int(cluster_tile_count(a) * a.batch_count), k_tiles = (a.k + BK - 1) / BK;
     const int ctas = tiles == 0 || k_tiles == 0 ? 0 : resident_clusters();
-    return Sm90WorkPlan::make(tiles, k_tiles, a.k, int(sizeof(ElementA)), ctas, a.schedule, a.split_k,
-                              kClusterSize > 1);
+    const Sm90WorkPlan plan = Sm90WorkPlan::make(tiles, k_tiles, a.k, int(sizeof(ElementA)), ctas, a.schedule,
+                                                 a.split_k, kClusterSize > 1);
+    if constexpr (kPairs) {
+      if (a.split_k_mode != SplitKMode::serial && plan.kind == Sm90WorkKind::split_k)
+        return plan.paired(resident_pairs());
+    }
+    return plan;
   }
   // Whether `a` runs Stream-K: when asked for, or automatically (sm90_automatic_stream_k).
   static bool uses_stream_k(Arguments const& a) { return work_plan(a).kind == Sm90WorkKind::stream_k; }
@@ -349,7 +401,7 @@ struct Sm90GemmKernel {
     p.plan = work_plan(a);
     p.workspace = PartialSums::carve(workspace, p.plan);
     {
-      const int resident = resident_clusters();
+      const int resident = p.plan.pairs ? resident_pairs() : resident_clusters();
       int units = 0;  // the clusters with work: every CTA of a Stream-K plan, else one per unit
       if (p.plan.kind == Sm90WorkKind::stream_k)
         units = resident;
@@ -370,11 +422,11 @@ struct Sm90GemmKernel {
     if (p.k_tiles > 0 && p.total_tiles > 0) {
       const Status sa = make_tma_descriptor(
           p.tma_a, a.A,
-          OperandA::global_layout(a.m, a.k, a.lda, a.batch_stride_a, operand_batches(a.batch_count, a.batch_stride_a)),
+          OperandA::global_layout(a.m, a.k, a.lda, a.batch_stride_a, detail::sm90_operand_batches(a.batch_count, a.batch_stride_a)),
           typename OperandA::TmaBox{});
       const Status sb = make_tma_descriptor(
           p.tma_b, a.B,
-          OperandB::global_layout(a.n, a.k, a.ldb, a.batch_stride_b, operand_batches(a.batch_count, a.batch_stride_b)),
+          OperandB::global_layout(a.n, a.k, a.ldb, a.batch_stride_b, detail::sm90_operand_batches(a.batch_count, a.batch_stride_b)),
           typename OperandB::TmaBox{});
       if (!sa || !sb) p.total_tiles = -1;  // launch() refuses
     }
@@ -389,9 +441,9 @@ struct Sm90GemmKernel {
 
   // Persistent: as many clusters as the GPU holds at once (one CTA per SM: the tile holds an SM's
   // shared memory), never more than the cluster tiles.
-  static dim3 grid(Params const& p) { return dim3(unsigned(p.clusters * kClusterSize)); }
+  static dim3 grid(Params const& p) { return dim3(unsigned(p.clusters * p.plan.ctas_per_cluster(kClusterSize))); }
   static dim3 block() { return dim3(kThreads); }
-  static dim3 cluster() { return dim3(kClusterSize, 1, 1); }
+  static dim3 cluster(Params const& p) { return dim3(unsigned(p.plan.ctas_per_cluster(kClusterSize)), 1, 1); }
 
   static Status launch(Params const& p, cudaStream_t stream, LaunchOptions const& options = {}) {
     if (p.total_tiles < 0) return {StatusCode::cuda_error, "the driver refused to encode a TMA descriptor"};
@@ -404,7 +456,7 @@ struct Sm90GemmKernel {
     config.blockDim = block();
     config.dynamicSmemBytes = size_t(smem_bytes);
     config.stream = stream;
-    detail::LaunchAttributes attributes(kClusterSize, options.programmatic_dependent_launch);
+    detail::LaunchAttributes attributes(p.plan.ctas_per_cluster(kClusterSize), options.programmatic_dependent_launch);
     attributes.apply(config);
     Params q = p;
     q.early_operands = options.programmatic_dependent_launch
@@ -425,76 +477,20 @@ struct Sm90GemmKernel {
   }
 
  private:
-  // Batches an operand's TMA tensor has: one when every batch reads the same matrix (stride 0).
-  static int operand_batches(int batches, int64_t batch_stride) { return batch_stride == 0 ? 1 : batches; }
-
-  // Clusters of this kernel the GPU runs at once (SMs for single CTAs); the SM count when it cannot say.
+  // Clusters of this kernel the GPU runs at once (SMs for single CTAs), and pairs of them.
   static int resident_clusters() {
     if constexpr (kClusterSize == 1) {
       return detail::sm_count();
     } else {
-      static const int clusters = [] {
-        const auto kernel = entry();
-        cudaLaunchConfig_t config{};
-        config.gridDim = dim3(unsigned(kClusterSize));
-        config.blockDim = block();
-        config.dynamicSmemBytes = size_t(smem_bytes);
-        detail::LaunchAttributes attributes(kClusterSize, false);
-        attributes.apply(config);
-        int n = 0;
-        if (detail::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem_bytes) != cudaSuccess ||
-            cudaOccupancyMaxActiveClusters(&n, kernel, &config) != cudaSuccess || n <= 0) {
-          cudaGetLastError();  // clear it: the launch reports real errors
-          return detail::sm_count() / kClusterSize;
-        }
-        return n;
-      }();
+      static const int clusters = detail::resident_clusters_of(entry(), kThreads, smem_bytes, kClusterSize);
       return clusters;
     }
   }
-
-  // TMA's rules for an operand: the pointer and every stride but the contiguous one's 16-byte
-  // aligned, the leading dimension covering the contiguous extent.
-  template <class Operand, class T>
-  static Status check_tma_operand(const char* name, T const* ptr, int64_t ld, int64_t batch_stride, int rows, int k,
-                                  int batches) {
-    const std::string n(name), ld_name = "ld" + std::string(1, char(name[0] + 32));
-    if (ptr == nullptr) return {StatusCode::null_pointer, n + " is null while k > 0"};
-    if (reinterpret_cast<uintptr_t>(ptr) % 16 != 0)
-      return {StatusCode::misaligned_pointer, n + " must be 16-byte aligned (TMA reads it)"};
-    const int64_t extent = Operand::contiguous_extent(rows, k);
-    if (ld < extent)
-      return {StatusCode::invalid_leading_dim, ld_name + " (" + std::to_string(ld) +
-                                                   ") is smaller than the contiguous extent of " + n + " (" +
-                                                   std::to_string(extent) + ")"};
-    if ((ld * int64_t(sizeof(T))) % 16 != 0)
-      return {StatusCode::misaligned_leading_dim, ld_name + " (" + std::to_string(ld) + ") must be a multiple of " +
-                                                      std::to_string(16 / sizeof(T)) + " elements (16 bytes: TMA)"};
-    batches = operand_batches(batches, batch_stride);
-    if (batches > 1 && (batch_stride * int64_t(sizeof(T))) % 16 != 0)
-      return {StatusCode::misaligned_leading_dim, "the batch stride of " + n + " must be a multiple of " +
-                                                      std::to_string(16 / sizeof(T)) + " elements (16 bytes: TMA)"};
-    // The box against TMA's own rules (no GPU needed).
-    TmaEncodeArgs args;
-    if (Status s = make_tma_args(args, ptr, Operand::global_layout(rows, k, ld, batch_stride, batches),
-                                 typename Operand::TmaBox{});
-        !s)
-      return {s.code(), n + ": " + s.message()};
-    return Status::success();
+  static int resident_pairs() {
+    static const int pairs = detail::resident_clusters_of(entry(), kThreads, smem_bytes, 2 * kClusterSize);
+    return pairs;
   }
 
-  // C and D go through plain stores: element alignment and a leading dimension of at least n.
-  template <class T>
-  static Status check_output(const char* name, T const* ptr, int64_t ld, int n) {
-    const std::string nm(name), ld_name = "ld" + std::string(1, char(name[0] + 32));
-    if (reinterpret_cast<uintptr_t>(ptr) % alignof(T) != 0)
-      return {StatusCode::misaligned_pointer, nm + " must be aligned to its element size"};
-    if (ld < (n > 1 ? n : 1))
-      return {StatusCode::invalid_leading_dim, ld_name + " (" + std::to_string(ld) +
-                                                   ") is smaller than the contiguous extent of " + nm + " (" +
-                                                   std::to_string(n) + ")"};
-    return Status::success();
-  }
 };
 
 }  // namespace strata

@@ -57,12 +57,20 @@ struct Sm90WorkUnit {
   int first_peer = 0;      // the tile's units' slots: peer_slot(i) for i < segments
 };
 
+// K tiles [begin, end) of a unit that one CTA computes.
+struct Sm90KRange {
+  int begin = 0, end = 0;
+};
+
 struct Sm90WorkPlan {
   Sm90WorkKind kind = Sm90WorkKind::tiles;
   int total_tiles = 0;  // over all batches
   int k_tiles = 0;      // K tiles of a whole tile
   int splits = 1;       // split_k
   StreamKPartition stream_k{};
+  // K pairs (kernel/sm90_pair_sums.hpp): the units are those of clusters of two CTAs, each CTA
+  // taking one K half of its cluster's unit (k_range), at most one unit per cluster.
+  bool pairs = false;
 
   // The plan of `tiles` output tiles (cluster tiles, over all batches) of `k_tiles` K tiles each, K
   // being `k` elements of `element_bytes`, over `ctas` resident CTAs (clusters; read only when
@@ -87,6 +95,33 @@ struct Sm90WorkPlan {
     if (plan.splits > 1) plan.kind = Sm90WorkKind::split_k;
     else plan.splits = 1;
     return plan;
+  }
+
+  // This split-K plan in K pairs, on `pair_clusters` resident clusters of two CTAs: every two
+  // splits of a tile become one unit of a pair, whose CTAs compute its two K halves. Only an even
+  // number of splits whose units then fit in one wave of pairs (one unit per cluster, so that
+  // a pair's hand-over never waits for an earlier unit's); unchanged otherwise.
+  STRATA_HOST_DEVICE constexpr Sm90WorkPlan paired(int pair_clusters) const {
+    if (kind != Sm90WorkKind::split_k || splits % 2 != 0) return *this;
+    if (static_cast<long long>(total_tiles) * (splits / 2) > pair_clusters) return *this;
+    Sm90WorkPlan plan = *this;
+    plan.splits = splits / 2;
+    plan.kind = plan.splits > 1 ? Sm90WorkKind::split_k : Sm90WorkKind::tiles;
+    plan.pairs = true;
+    return plan;
+  }
+
+  // The K tiles of unit w that CTA `rank` of its pair computes: the first half (rank 0, the one
+  // that adds both and finishes the unit) or the second (rank 1); all of w without pairs.
+  STRATA_HOST_DEVICE constexpr Sm90KRange k_range(Sm90WorkUnit const& w, int rank) const {
+    if (!pairs) return {w.k_begin, w.k_end};
+    const int middle = w.k_begin + (w.k_end - w.k_begin) / 2;
+    return rank == 0 ? Sm90KRange{w.k_begin, middle} : Sm90KRange{middle, w.k_end};
+  }
+
+  // CTAs per cluster of the launch: the configuration's cluster, twice that with pairs.
+  STRATA_HOST_DEVICE constexpr int ctas_per_cluster(int config_cluster_size) const {
+    return pairs ? 2 * config_cluster_size : config_cluster_size;
   }
 
   // Units of CTA `cta` of a grid of `grid` CTAs.

@@ -161,14 +161,14 @@ TEST(AutoGemmDispatch, ConfigurationNames) {
   EXPECT_EQ(detail::sm90_config_name<Tiles::Large>(), "cooperative 128x256x64, 4 stages, cluster 1x1");
   EXPECT_EQ(detail::sm90_config_name<Tiles::Medium>(), "cooperative 128x128x64, 6 stages, cluster 1x1");
   EXPECT_EQ(detail::sm90_config_name<Tiles::Small>(), "ping-pong 64x128x64, 8 stages, cluster 1x1");
-  EXPECT_EQ(detail::sm90_config_name<Tiles::Decode>(), "ping-pong 64x16x128, 8 stages, cluster 1x1");
-  EXPECT_EQ(detail::sm90_config_name<Tiles::DecodeWide>(), "ping-pong 64x64x128, 5 stages, cluster 1x1");
+  EXPECT_EQ(detail::sm90_config_name<Tiles::Decode>(), "ping-pong 64x16x128, 8 stages, cluster 1x1, K pairs");
+  EXPECT_EQ(detail::sm90_config_name<Tiles::DecodeWide>(), "ping-pong 64x64x128, 5 stages, cluster 1x1, K pairs");
   EXPECT_EQ(detail::sm90_config_name<Tiles::Huge>(), "ping-pong 64x256x64, 5 stages, cluster 1x1, 1 staging buffer");
   // tf32: BK spans the same 128 bytes, 32 floats (the decode tiles' 256 bytes, 64 floats).
   using Tf32 = Sm90Tiles<float, RowMajor, ColumnMajor>;
   EXPECT_EQ(detail::sm90_config_name<Tf32::Large>(), "cooperative 128x256x32, 4 stages, cluster 1x1");
   EXPECT_EQ(detail::sm90_config_name<Tf32::Small>(), "ping-pong 64x128x32, 8 stages, cluster 1x1");
-  EXPECT_EQ(detail::sm90_config_name<Tf32::Decode>(), "ping-pong 64x16x64, 8 stages, cluster 1x1");
+  EXPECT_EQ(detail::sm90_config_name<Tf32::Decode>(), "ping-pong 64x16x64, 8 stages, cluster 1x1, K pairs");
   static_assert(sm90_tiles_cover<__half, ColumnMajor, RowMajor> && !sm90_tiles_cover<float, ColumnMajor, ColumnMajor> &&
                 !sm90_tiles_cover<int8_t, RowMajor, ColumnMajor>);
 

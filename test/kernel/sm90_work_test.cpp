@@ -1,7 +1,8 @@
 // Host tests of the persistent Hopper kernel's work lists (kernel/sm90_work.hpp): over many
 // problem and grid sizes, for tiles, split-K and Stream-K, the units of all CTAs cover every
 // (tile, K tile) exactly once; each unit knows how many units its tile has and where all of them
-// leave their partial sums; slots are distinct and inside the workspace.
+// leave their partial sums; slots are distinct and inside the workspace. K pairs: which split
+// plans become pairs, and the halves of their units.
 #include <gtest/gtest.h>
 
 #include <kernel/sm90_work.hpp>
@@ -160,3 +161,57 @@ TEST(Sm90WorkPlan, AutomaticStreamKOnlyWhereTheLastWaveIsMostlyIdle) {
 }
 
 }  // namespace
+
+// K pairs (Sm90WorkPlan::paired): an even split whose halved units fit one wave of pairs becomes a
+// plan of half the splits in pairs; each pair unit's two K halves (k_range of ranks 0 and 1) cover
+// its K tiles exactly once, and every cluster has at most one unit. Anything else is unchanged.
+TEST(Sm90WorkPlan, PairsHalveEvenSplitsThatFitOneWaveOfPairs) {
+  for (int tiles : {1, 3, 16, 33, 64, 65})
+    for (int k_tiles : {1, 2, 7, 64})
+      for (int splits : {2, 3, 4, 8})
+        for (int pairs : {1, 32, 66}) {
+          Sm90WorkPlan p;
+          p.kind = Sm90WorkKind::split_k;
+          p.total_tiles = tiles, p.k_tiles = k_tiles, p.splits = splits;
+          const Sm90WorkPlan q = p.paired(pairs);
+          const std::string what = std::to_string(tiles) + " tiles of " + std::to_string(k_tiles) + ", split " +
+                                   std::to_string(splits) + ", " + std::to_string(pairs) + " pairs";
+          SCOPED_TRACE(what);
+          const bool expected = splits % 2 == 0 && tiles * (splits / 2) <= pairs;
+          ASSERT_EQ(q.pairs, expected);
+          EXPECT_EQ(q.ctas_per_cluster(1), expected ? 2 : 1);
+          if (!expected) {
+            EXPECT_EQ(q.kind, p.kind);
+            EXPECT_EQ(q.splits, p.splits);
+            continue;
+          }
+          EXPECT_EQ(q.splits, splits / 2);
+          EXPECT_EQ(q.kind, splits == 2 ? Sm90WorkKind::tiles : Sm90WorkKind::split_k);
+          // Every K tile of every tile exactly once over both ranks of every cluster.
+          std::vector<int> covered(size_t(tiles) * k_tiles, 0);
+          for (int c = 0; c < pairs; ++c) {
+            const int n = q.unit_count(c, pairs);
+            ASSERT_LE(n, 1) << "cluster " << c;
+            for (int u = 0; u < n; ++u) {
+              const Sm90WorkUnit w = q.unit(c, pairs, u);
+              const Sm90KRange first = q.k_range(w, 0), second = q.k_range(w, 1);
+              EXPECT_EQ(first.begin, w.k_begin);
+              EXPECT_EQ(first.end, second.begin);
+              EXPECT_EQ(second.end, w.k_end);
+              EXPECT_LE(first.end - first.begin, second.end - second.begin) << "rank 0 takes the shorter half";
+              for (int k = w.k_begin; k < w.k_end; ++k) ++covered[size_t(w.tile) * k_tiles + k];
+            }
+          }
+          for (size_t i = 0; i < covered.size(); ++i) ASSERT_EQ(covered[i], 1) << "tile " << i / k_tiles;
+        }
+  Sm90WorkPlan tiles;
+  tiles.total_tiles = 4, tiles.k_tiles = 64;
+  EXPECT_FALSE(tiles.paired(66).pairs) << "whole tiles stay whole";
+  Sm90WorkPlan sk;
+  sk.kind = Sm90WorkKind::stream_k, sk.total_tiles = 4, sk.k_tiles = 64;
+  EXPECT_FALSE(sk.paired(66).pairs) << "Stream-K has no pairs";
+  const Sm90WorkUnit w{.tile = 0, .k_begin = 3, .k_end = 10};
+  const Sm90KRange all = tiles.k_range(w, 1);
+  EXPECT_EQ(all.begin, 3);
+  EXPECT_EQ(all.end, 10) << "without pairs a CTA computes its whole unit";
+}

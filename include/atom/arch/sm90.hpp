@@ -143,6 +143,37 @@ STRATA_DEVICE __forceinline__ void cluster_sync() {
   cluster_wait();
 }
 
+// mapa.shared::cluster.u32: the .shared::cluster address of `smem_ptr` (this CTA's shared memory)
+// as the same offset in CTA `cta_rank` of the cluster.
+STRATA_DEVICE __forceinline__ uint32_t cluster_map_shared(const void* smem_ptr, uint32_t cta_rank) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n"
+               : "=r"(remote)
+               : "r"(static_cast<uint32_t>(__cvta_generic_to_shared(smem_ptr))), "r"(cta_rank));
+  return remote;
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+  return 0;
+#endif
+}
+
+// st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.f32: four floats into another CTA's
+// shared memory at the .shared::cluster address `remote` (16-byte aligned), completing 16
+// transaction bytes on the mbarrier at `remote_barrier` (of that CTA, also from
+// cluster_map_shared). Asynchronous: the receiver learns of the data only through that barrier.
+STRATA_DEVICE __forceinline__ void st_async_v4(uint32_t remote, float a, float b, float c, float d,
+                                               uint32_t remote_barrier) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.f32 [%0], {%1, %2, %3, %4}, [%5];\n" ::"r"(
+                   remote),
+               "f"(a), "f"(b), "f"(c), "f"(d), "r"(remote_barrier)
+               : "memory");
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+
 // elect.sync (full mask): true in exactly one active lane of the warp, the same lane for all of
 // them; every lane of the warp executes it together. The way one thread of a warp issues TMA.
 STRATA_DEVICE __forceinline__ bool elect_one_sync() {
