@@ -91,9 +91,12 @@ struct Sm90GemmKernel {
   using PartialSums = Sm90PartialSums<Config>;
   using PairSums = Sm90PairSums<Config>;
   static constexpr bool kPairs = Config::kPairs;
+  // Members a kernel does not use take no bytes: one more byte would round the storage up by 1 KB
+  // (its 1024-byte alignment) and cost a tile that fits exactly one of its stages.
   struct EpilogueStorage {
-    std::conditional_t<kTmaStores, typename TmaEpilogue::SharedStorage, NoStorage> epilogue;
-    std::conditional_t<Epilogue::kStaged, typename Epilogue::Staging[Config::kConsumers], NoStorage> staged;
+    [[no_unique_address]] std::conditional_t<kTmaStores, typename TmaEpilogue::SharedStorage, NoStorage> epilogue;
+    [[no_unique_address]] std::conditional_t<Epilogue::kStaged, typename Epilogue::Staging[Config::kConsumers],
+                                             NoStorage> staged;
   };
   struct SharedStorage {
     typename Mainloop::SharedStorage mainloop;
