@@ -19,13 +19,14 @@
 #include <cstdint>
 
 #include "../atom/arch/sm90.hpp"
+#include "sm90_partial_sums.hpp"
 
 namespace strata {
 
 template <class Config>
 struct Sm90PairSums {
   static constexpr int BN = Config::BN, kMmaM = Config::kMmaM;
-  static constexpr int kParts = Config::pingpong ? 1 : Config::kConsumers;
+  static constexpr int kParts = Sm90PartialSums<Config>::kParts;  // the tile's warpgroup parts
   static constexpr int kFloats = kMmaM * (BN / 2);  // accumulators per thread
   static_assert(kFloats % 4 == 0, "Sm90PairSums: a thread's accumulators go out four at a time");
   static constexpr int kPartBytes = kFloats * 128 * int(sizeof(float));

@@ -79,21 +79,10 @@ TEST(Sm90GemmPairs, WhichPlansPair) {
 // themselves and each pair's barrier is armed anew by each launch.
 TEST(Sm90GemmPairs, RerunWithoutInitializing) {
   if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
-  GemmProblem<Pingpong> p({64, 1000, 4096}, 970);
-  auto args = p.arguments();
-  args.split_k = 4;  // 8 tiles: 16 pair units of two halves each
-  ASSERT_TRUE(Pingpong::work_plan(args).pairs);
-  Gemm<Pingpong> gemm;
-  const size_t bytes = Gemm<Pingpong>::workspace_size(args);
-  ASSERT_GT(bytes, 0u);
-  DeviceBuffer<char> ws(bytes);
-  ASSERT_TRUE(bool(gemm.initialize(args, ws.get(), bytes)));
-  for (int run = 0; run < 3; ++run) {
-    p.poison();
-    ASSERT_TRUE(bool(gemm.run()));
-    throw_on_error(cudaDeviceSynchronize(), "GEMM");
-    p.check([](int, int, int, double ref) { return ref; }, "rerun " + std::to_string(run));
-  }
+  Gemm<Pingpong>::Arguments probe;
+  probe.m = 64, probe.n = 1000, probe.k = 4096, probe.split_k = 4;  // 8 tiles: 16 pair units of two halves
+  ASSERT_TRUE(Pingpong::work_plan(probe).pairs);
+  rerun_without_initializing<Pingpong>(970, [](Gemm<Pingpong>::Arguments& a) { a.split_k = 4; });
 }
 
 }  // namespace

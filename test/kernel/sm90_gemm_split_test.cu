@@ -55,25 +55,6 @@ TEST(Sm90GemmSplit, ClusterSplitK) {
   sm90_sweep<Pingpong1x2>(385, "cluster 1x2 ping-pong automatic", [](auto& a) { a.split_k = 0; }, kSm90FewTileShapes);
 }
 
-// Run three times on one initialization: the counters each run leaves must let the next add up.
-template <class Kernel>
-void rerun_without_initializing(uint64_t seed, void (*tweak)(typename Gemm<Kernel>::Arguments&)) {
-  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
-  GemmProblem<Kernel> p({64, 1000, 4096}, seed);
-  auto args = p.arguments();
-  tweak(args);
-  Gemm<Kernel> gemm;
-  const size_t bytes = Gemm<Kernel>::workspace_size(args);
-  ASSERT_GT(bytes, 0u);
-  DeviceBuffer<char> ws(bytes);
-  ASSERT_TRUE(bool(gemm.initialize(args, ws.get(), bytes)));
-  for (int run = 0; run < 3; ++run) {
-    p.poison();
-    ASSERT_TRUE(bool(gemm.run()));
-    throw_on_error(cudaDeviceSynchronize(), "GEMM");
-    p.check([](int, int, int, double ref) { return ref; }, "rerun " + std::to_string(run));
-  }
-}
 TEST(Sm90GemmSplit, RerunWithoutInitializing) {
   rerun_without_initializing<Coop>(360, [](Gemm<Coop>::Arguments& a) { a.schedule = Schedule::stream_k; });
   rerun_without_initializing<Coop2x1>(365, [](Gemm<Coop2x1>::Arguments& a) { a.split_k = 4; });

@@ -51,6 +51,25 @@ void sm90_sweep(uint64_t seed, const char* what, Tweak tweak = [](typename Gemm<
   }
 }
 
+// Run three times on one initialization: the counters each run leaves must let the next add up.
+template <class Kernel>
+inline void rerun_without_initializing(uint64_t seed, void (*tweak)(typename Gemm<Kernel>::Arguments&)) {
+  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+  GemmProblem<Kernel> p({64, 1000, 4096}, seed);
+  auto args = p.arguments();
+  tweak(args);
+  Gemm<Kernel> gemm;
+  const size_t bytes = Gemm<Kernel>::workspace_size(args);
+  ASSERT_GT(bytes, 0u);
+  DeviceBuffer<char> ws(bytes);
+  ASSERT_TRUE(bool(gemm.initialize(args, ws.get(), bytes)));
+  for (int run = 0; run < 3; ++run) {
+    p.poison();
+    ASSERT_TRUE(bool(gemm.run()));
+    throw_on_error(cudaDeviceSynchronize(), "GEMM");
+    p.check([](int, int, int, double ref) { return ref; }, "rerun " + std::to_string(run));
+  }
+}
 template <class T, class LA, class LB, int BM, int BN, Sm90Schedule S = Sm90Schedule::cooperative, int CM = 1,
           int CN = 1>
 using Sm90TestConfig = Sm90GemmConfig<T, LA, LB, BM, BN, 128 / int(sizeof(T)), 4, S, CM, CN>;
