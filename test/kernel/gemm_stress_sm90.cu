@@ -7,7 +7,10 @@
 // its Stream-K draws run the automatic schedule, so split-K with clusters comes often.
 // Differences from the Ampere runs of the same problems, each because the Hopper kernel differs:
 // every split-K mode becomes serial (the Hopper kernel adds partial tiles inside the GEMM, refuses
-// SplitKMode::parallel and reads no other mode; serial also names it right in the report), and
+// SplitKMode::parallel; serial also names it right in the report), except that every other TN
+// problem through Sm90AutoGemm keeps SplitKMode::automatic, under which its decode classes add an
+// even split's halves in K pairs (2-CTA clusters, distributed shared memory) where they can, and
+// serial keeps the workspace, so both paths come often; and
 // every third problem has M cut to 1..128, a decode shape (the drawn N
 // and K kept), so that few-tile Stream-K and split-K problems come often. One TN problem in four
 // runs Sm90Tiles' Huge configuration (ping-pong 64x256, one staging buffer) directly: AutoGemm
@@ -43,8 +46,11 @@ TEST(GemmStress, Bf16Sm90) {
     const Problem p = on_hopper(drawn);
     if (p.a_row_major && !p.b_row_major && p.index % 4 == 1)
       return run_problem<HugeGemm>(p, "Gemm<Sm90Tiles<bf16>::Huge: ping-pong 64x256, 1 staging buffer>", false, b, s);
-    if (p.a_row_major && !p.b_row_major)
-      return run_problem<Sm90AutoGemm<Sm90Tiles<T>, T>>(p, "Sm90AutoGemm<Sm90Tiles<bf16>> TN", false, b, s);
+    if (p.a_row_major && !p.b_row_major) {
+      Problem q = p;
+      if (q.index % 2 == 0) q.split_k_mode = SplitKMode::automatic;  // K pairs where the decode classes split
+      return run_problem<Sm90AutoGemm<Sm90Tiles<T>, T>>(q, "Sm90AutoGemm<Sm90Tiles<bf16>> TN", false, b, s);
+    }
     if (p.a_row_major)
       return run_problem<GemmOf<RowMajor, RowMajor, 128, Sm90Schedule::cooperative>>(p, "Gemm<cooperative 128x128>",
                                                                                     false, b, s);
