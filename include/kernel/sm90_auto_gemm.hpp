@@ -408,16 +408,24 @@ class Sm90AutoGemm {
   // stores).
   static Arguments arguments_for(Sm90TileClass c, Arguments const& a) { return sm90_swaps_operands(c) ? swapped(a) : a; }
 
-  // As Gemm<Kernel>::can_implement, for the configuration `args` runs on.
+  // As Gemm<Kernel>::can_implement and workspace_size, for the configuration `args` runs on.
   static Status can_implement(Arguments const& a) {
-    const Sm90TileClass c = tile_class(a);
-    return visit(c, [&](auto* g) { return std::remove_pointer_t<decltype(g)>::can_implement(arguments_for(c, a)); });
+    return of_class(a, [](auto g, Arguments const& b) { return decltype(g)::type::can_implement(b); });
+  }
+  static size_t workspace_size(Arguments const& a) {
+    return of_class(a, [](auto g, Arguments const& b) { return decltype(g)::type::workspace_size(b); });
   }
 
-  // As Gemm<Kernel>::workspace_size, for the configuration `args` runs on.
-  static size_t workspace_size(Arguments const& a) {
-    const Sm90TileClass c = tile_class(a);
-    return visit(c, [&](auto* g) { return std::remove_pointer_t<decltype(g)>::workspace_size(arguments_for(c, a)); });
+  // How that configuration shares `args` out on the current GPU, as Gemm<Kernel> answers it: the K
+  // splits of each tile (of each pair's unit in K pairs), whether Stream-K runs, whether K pairs do.
+  static int effective_splits(Arguments const& a) {
+    return of_class(a, [](auto g, Arguments const& b) { return decltype(g)::type::effective_splits(b); });
+  }
+  static bool uses_stream_k(Arguments const& a) {
+    return of_class(a, [](auto g, Arguments const& b) { return decltype(g)::type::uses_stream_k(b); });
+  }
+  static bool uses_pairs(Arguments const& a) {
+    return of_class(a, [](auto g, Arguments const& b) { return decltype(g)::type::uses_pairs(b); });
   }
 
   // Chooses the configuration for `args` and initializes it (Gemm<Kernel>::initialize).
@@ -461,6 +469,15 @@ class Sm90AutoGemm {
       case Sm90TileClass::huge: return detail::visit_gemm<Gemms, 5>(f, gemms);
       default: return detail::visit_gemm<Gemms, 2>(f, gemms);
     }
+  }
+
+  // f(std::type_identity<the Gemm of the class `a` runs on>, the problem its configuration computes).
+  template <class F>
+  static auto of_class(Arguments const& a, F&& f) {
+    const Sm90TileClass c = tile_class(a);
+    return visit(c, [&](auto* g) {
+      return f(std::type_identity<std::remove_pointer_t<decltype(g)>>{}, arguments_for(c, a));
+    });
   }
 
   // D^T (n × m) = B^T (n × k) · A^T (k × m): the operands, their leading dimensions and batch

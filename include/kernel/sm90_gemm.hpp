@@ -381,8 +381,10 @@ struct Sm90GemmKernel {
   }
   // Whether `a` runs Stream-K: when asked for, or automatically (sm90_automatic_stream_k).
   static bool uses_stream_k(Arguments const& a) { return work_plan(a).kind == Sm90WorkKind::stream_k; }
-  // The K splits of each tile `a` runs with (1: whole tiles or Stream-K), always added serially.
+  // The K splits of each tile `a` runs with (1: whole tiles or Stream-K), always added serially;
+  // in K pairs, those of each pair's unit (whose two K halves add up in shared memory).
   static int effective_splits(Arguments const& a) { return work_plan(a).splits; }
+  static bool uses_pairs(Arguments const& a) { return work_plan(a).pairs; }
 
   static size_t workspace_size(Arguments const& a) { return PartialSums::workspace_bytes(work_plan(a)); }
   static Status initialize_workspace(Arguments const& a, void* workspace, size_t bytes, cudaStream_t stream) {
@@ -493,7 +495,6 @@ struct Sm90GemmKernel {
     static const int pairs = detail::resident_clusters_of(entry(), kThreads, smem_bytes, 2 * kClusterSize);
     return pairs;
   }
-
 };
 
 }  // namespace strata

@@ -219,9 +219,13 @@ bool run_problem(Problem const& p, const char* gemm_name, bool element_alignment
   }
   if constexpr (requires { G::effective_splits(args); }) {  // Gemm<Kernel> says how it shares the work out
     const int splits = G::effective_splits(args);
-    const bool serial =
-        args.split_k_mode == SplitKMode::serial || (args.split_k_mode == SplitKMode::automatic && splits <= 2);
+    // The Hopper kernels (those that answer uses_pairs) add their splits serially in any mode.
+    bool pairs = false, hopper = false;
+    if constexpr (requires { G::uses_pairs(args); }) pairs = G::uses_pairs(args), hopper = true;
+    const bool serial = hopper || args.split_k_mode == SplitKMode::serial ||
+                        (args.split_k_mode == SplitKMode::automatic && splits <= 2);
     ran_on += G::uses_stream_k(args) ? ", Stream-K"
+              : pairs                ? (splits == 1 ? ", K pairs" : ", K pairs under serial split-K")
               : splits == 1          ? ", whole tiles"
               : serial               ? ", serial split-K"
                                      : ", parallel split-K";

@@ -191,4 +191,39 @@ TEST(Sm90GemmDecode, AutoGemmTakesTheDecodeClassWhereTmaAllows) {
             std::string::npos);
 }
 
+// How Sm90AutoGemm says it shares a problem out (for logs and the stress report), on the plans of
+// 132 SMs (an H100 / H200's count; 132 without a GPU, so this runs everywhere): a decode problem
+// of 64 weight tiles splits K in two, in K pairs, with no workspace; SplitKMode::serial keeps the
+// workspace; so does the small tile at m 128; 4096^3 runs whole tiles.
+TEST(Sm90GemmDecode, AutoGemmSaysHowItSharesTheWork) {
+  if (const int sms = detail::sm_count(); sms != 132)
+    GTEST_SKIP() << "the plans expected are those of 132 SMs; this GPU has " << sms;
+  using Auto = Sm90AutoGemm<Sm90Tiles<BF16>, BF16>;
+  alignas(16) static BF16 buffer[64];
+  Auto::Arguments a;
+  a.m = 1, a.n = 4096, a.k = 4096;
+  a.A = buffer, a.B = buffer, a.D = buffer;
+  a.lda = 4096, a.ldb = 4096, a.ldd = 4096;
+  a.split_k = 0, a.schedule = Schedule::automatic;
+  ASSERT_EQ(Auto::tile_class(a), Sm90TileClass::decode);
+  EXPECT_TRUE(Auto::uses_pairs(a));
+  EXPECT_EQ(Auto::effective_splits(a), 1) << "a pair's unit is a whole tile";
+  EXPECT_FALSE(Auto::uses_stream_k(a));
+  EXPECT_EQ(Auto::workspace_size(a), 0u) << "pairs alone need no workspace";
+  a.split_k_mode = SplitKMode::serial;
+  EXPECT_FALSE(Auto::uses_pairs(a));
+  EXPECT_EQ(Auto::effective_splits(a), 2);
+  EXPECT_GT(Auto::workspace_size(a), 0u);
+  a.split_k_mode = SplitKMode::automatic;
+  a.m = 128;
+  ASSERT_EQ(Auto::tile_class(a), Sm90TileClass::small);
+  EXPECT_FALSE(Auto::uses_pairs(a)) << "Small keeps the workspace";
+  EXPECT_EQ(Auto::effective_splits(a), 2);
+  a.m = 4096;
+  ASSERT_EQ(Auto::tile_class(a), Sm90TileClass::large);
+  EXPECT_FALSE(Auto::uses_pairs(a));
+  EXPECT_EQ(Auto::effective_splits(a), 1);
+  EXPECT_FALSE(Auto::uses_stream_k(a)) << "under 4 waves of large tiles";
+}
+
 }  // namespace
