@@ -277,7 +277,8 @@ class AutoGemm {
   }
 
   // After a successful initialize: the path taken, and the kernel in words, e.g.
-  // "sm90 large: cooperative 128x256x64, 4 stages, cluster 1x1" or "sm80 unaligned: 128x128x32, ...".
+  // "sm90 large: cooperative 128x256x64, 4 stages, cluster 1x1; whole tiles" (the Hopper path names
+  // its work plan too: split-K, Stream-K, K pairs) or "sm80 unaligned: 128x128x32, ...".
   AutoGemmPath path() const { return path_; }
   std::string const& kernel_name() const { return initialized_ ? name_ : not_initialized_name(); }
 

@@ -99,14 +99,16 @@ class Gemm {
   }
 
   // The kernel's answers about how it shares out `args` (where it gives them): the split count
-  // run() uses, whether Stream-K runs, whether K pairs do (Hopper), Stream-K's partition, output
-  // tiles of one batch, and the CTAs of its entries the current GPU holds at once.
+  // run() uses, whether Stream-K runs, whether K pairs do and the whole plan (Hopper), Stream-K's
+  // partition (Ampere), output tiles of one batch, and the CTAs its entries hold at once.
   static int effective_splits(Arguments const& a) requires requires { Kernel::effective_splits(a); }
   { return Kernel::effective_splits(a); }
   static bool uses_stream_k(Arguments const& a) requires requires { Kernel::uses_stream_k(a); }
   { return Kernel::uses_stream_k(a); }
   static bool uses_pairs(Arguments const& a) requires requires { Kernel::uses_pairs(a); }
   { return Kernel::uses_pairs(a); }
+  static auto work_plan(Arguments const& a) requires requires { Kernel::work_plan(a); }
+  { return Kernel::work_plan(a); }
   static auto stream_k_partition(Arguments const& a) requires requires { Kernel::stream_k_partition(a); }
   { return Kernel::stream_k_partition(a); }
   static long long tile_count(Arguments const& a) requires requires { Kernel::tile_count(a); }

@@ -416,17 +416,14 @@ class Sm90AutoGemm {
     return of_class(a, [](auto g, Arguments const& b) { return decltype(g)::type::workspace_size(b); });
   }
 
-  // How that configuration shares `args` out on the current GPU, as Gemm<Kernel> answers it: the K
-  // splits of each tile (of each pair's unit in K pairs), whether Stream-K runs, whether K pairs do.
-  static int effective_splits(Arguments const& a) {
-    return of_class(a, [](auto g, Arguments const& b) { return decltype(g)::type::effective_splits(b); });
+  // How that configuration shares `args` out on the current GPU (Sm90WorkPlan), and as Gemm<Kernel>
+  // answers it: the K splits of each tile (of each pair's unit in K pairs), Stream-K, K pairs.
+  static Sm90WorkPlan work_plan(Arguments const& a) {
+    return of_class(a, [](auto g, Arguments const& b) { return decltype(g)::type::work_plan(b); });
   }
-  static bool uses_stream_k(Arguments const& a) {
-    return of_class(a, [](auto g, Arguments const& b) { return decltype(g)::type::uses_stream_k(b); });
-  }
-  static bool uses_pairs(Arguments const& a) {
-    return of_class(a, [](auto g, Arguments const& b) { return decltype(g)::type::uses_pairs(b); });
-  }
+  static int effective_splits(Arguments const& a) { return work_plan(a).splits; }
+  static bool uses_stream_k(Arguments const& a) { return work_plan(a).kind == Sm90WorkKind::stream_k; }
+  static bool uses_pairs(Arguments const& a) { return work_plan(a).pairs; }
 
   // Chooses the configuration for `args` and initializes it (Gemm<Kernel>::initialize).
   Status initialize(Arguments const& a, void* workspace = nullptr, size_t workspace_bytes = 0,
@@ -435,7 +432,7 @@ class Sm90AutoGemm {
     const Sm90TileClass c = tile_class(a);
     Status s = visit(
         c, [&](auto* g) { return g->initialize(arguments_for(c, a), workspace, workspace_bytes, stream); }, gemms_);
-    if (s) chosen_ = static_cast<int>(c);
+    if (s) chosen_ = static_cast<int>(c), plan_ = work_plan(a);
     return s;
   }
 
@@ -453,9 +450,12 @@ class Sm90AutoGemm {
     return run(stream);
   }
 
-  // The class the last successful initialize() chose, and its configuration in words.
+  // The class the last successful initialize() chose, and its configuration and work plan in words
+  // ("...; split-K 2", "...; K pairs").
   Sm90TileClass chosen() const { return static_cast<Sm90TileClass>(chosen_ < 0 ? 0 : chosen_); }
-  std::string name() const { return chosen_ < 0 ? std::string("not initialized") : config_name(chosen()); }
+  std::string name() const {
+    return chosen_ < 0 ? std::string("not initialized") : config_name(chosen()) + "; " + sm90_work_plan_name(plan_);
+  }
 
  private:
   // f(pointer to the Gemm of class c), as detail::visit_gemm.
@@ -492,6 +492,7 @@ class Sm90AutoGemm {
 
   Gemms gemms_;
   int chosen_ = -1;
+  Sm90WorkPlan plan_{};
 };
 
 }  // namespace strata

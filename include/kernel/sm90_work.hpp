@@ -13,6 +13,8 @@
 // test/kernel/sm90_work_test.cpp.
 #pragma once
 
+#include <string>
+
 #include "../layout/config.hpp"
 #include "gemm_arguments.hpp"
 #include "tile_scheduler.hpp"
@@ -188,5 +190,14 @@ struct Sm90WorkPlan {
     return first < count ? (count - first + stride - 1) / stride : 0;
   }
 };
+
+// The plan in words, for logs and benches: "whole tiles", "split-K 3", "Stream-K", "K pairs" (each
+// tile's two K halves on a cluster of two CTAs) or "K pairs under split-K 2" (a split of 4).
+inline std::string sm90_work_plan_name(Sm90WorkPlan const& p) {
+  if (p.kind == Sm90WorkKind::stream_k) return "Stream-K";
+  const std::string split = "split-K " + std::to_string(p.splits);
+  if (p.pairs) return p.kind == Sm90WorkKind::split_k ? "K pairs under " + split : "K pairs";
+  return p.kind == Sm90WorkKind::split_k ? split : "whole tiles";
+}
 
 }  // namespace strata

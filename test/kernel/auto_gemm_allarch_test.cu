@@ -58,7 +58,8 @@ std::string run_case(Shape3 s, ProblemLayout layout, Want want, uint64_t seed, c
   EXPECT_EQ(gemm.path(), path) << label << " ran on " << gemm.kernel_name();
   if (gemm.path() == AutoGemmPath::sm90) {
     const Sm90TileClass c = Hopper::tile_class(args);
-    EXPECT_EQ(gemm.kernel_name(), std::string("sm90 ") + sm90_tile_class_name(c) + ": " + Hopper::config_name(c))
+    EXPECT_EQ(gemm.kernel_name(), std::string("sm90 ") + sm90_tile_class_name(c) + ": " + Hopper::config_name(c) +
+                                      "; " + sm90_work_plan_name(Hopper::work_plan(args)))
         << label;
   }
   auto expected = [&](int i, int j, int bt, double ref) {

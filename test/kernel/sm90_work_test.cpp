@@ -215,3 +215,16 @@ TEST(Sm90WorkPlan, PairsHalveEvenSplitsThatFitOneWaveOfPairs) {
   EXPECT_EQ(all.begin, 3);
   EXPECT_EQ(all.end, 10) << "without pairs a CTA computes its whole unit";
 }
+
+// The plans in words, as Sm90AutoGemm::name() and the benches print them.
+TEST(Sm90WorkPlan, NamesSayHowTheWorkIsShared) {
+  Sm90WorkPlan p = Sm90WorkPlan::make(64, 64, 4096, 2, 132, Schedule::tiles, 1, false);
+  EXPECT_EQ(sm90_work_plan_name(p), "whole tiles");
+  p = Sm90WorkPlan::make(64, 64, 4096, 2, 132, Schedule::automatic, 0, false);
+  ASSERT_EQ(p.splits, 2);
+  EXPECT_EQ(sm90_work_plan_name(p), "split-K 2");
+  EXPECT_EQ(sm90_work_plan_name(p.paired(66)), "K pairs");
+  p = Sm90WorkPlan::make(16, 64, 4096, 2, 132, Schedule::tiles, 4, false);
+  EXPECT_EQ(sm90_work_plan_name(p.paired(66)), "K pairs under split-K 2");
+  EXPECT_EQ(sm90_work_plan_name(Sm90WorkPlan::make(64, 64, 4096, 2, 132, Schedule::stream_k, 1, false)), "Stream-K");
+}
