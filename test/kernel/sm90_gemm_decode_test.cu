@@ -149,16 +149,24 @@ TEST(Sm90GemmDecode, Tf32DecodeTileDeepK) {
                                                                                                    "tf32 decode tile");
 }
 
+// A 1 x 4096 x 4096 TN problem over a small static buffer: the dispatch tests below read only its
+// shape and addresses, and launch nothing.
+template <class Auto>
+typename Auto::Arguments decode_problem() {
+  alignas(16) static BF16 buffer[64];
+  typename Auto::Arguments a;
+  a.m = 1, a.n = 4096, a.k = 4096;
+  a.A = buffer, a.B = buffer, a.D = buffer;
+  a.lda = 4096, a.ldb = 4096, a.ldd = 4096;
+  return a;
+}
+
 // Which problems Sm90AutoGemm sends to the decode classes (no GPU needed): m <= 16 to decode, 33 to
 // 64 to decode_wide, batched or not, the swapped problem within TMA's rules; anything else to
 // small, whose refusals name the operands as the caller gave them.
 TEST(Sm90GemmDecode, AutoGemmTakesTheDecodeClassWhereTmaAllows) {
   using Auto = Sm90AutoGemm<Sm90Tiles<BF16>, BF16>;
-  alignas(16) static BF16 buffer[64];
-  Auto::Arguments a;
-  a.m = 1, a.n = 4096, a.k = 4096;
-  a.A = buffer, a.B = buffer, a.D = buffer;
-  a.lda = 4096, a.ldb = 4096, a.ldd = 4096;
+  Auto::Arguments a = decode_problem<Auto>();
   EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::decode);
   a.m = 16;
   EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::decode);
@@ -199,11 +207,7 @@ TEST(Sm90GemmDecode, AutoGemmSaysHowItSharesTheWork) {
   if (const int sms = detail::sm_count(); sms != 132)
     GTEST_SKIP() << "the plans expected are those of 132 SMs; this GPU has " << sms;
   using Auto = Sm90AutoGemm<Sm90Tiles<BF16>, BF16>;
-  alignas(16) static BF16 buffer[64];
-  Auto::Arguments a;
-  a.m = 1, a.n = 4096, a.k = 4096;
-  a.A = buffer, a.B = buffer, a.D = buffer;
-  a.lda = 4096, a.ldb = 4096, a.ldd = 4096;
+  Auto::Arguments a = decode_problem<Auto>();
   a.split_k = 0, a.schedule = Schedule::automatic;
   ASSERT_EQ(Auto::tile_class(a), Sm90TileClass::decode);
   EXPECT_TRUE(Auto::uses_pairs(a));

@@ -15,6 +15,16 @@
 #define STRATA_MBARRIER_TIMEOUT_NS 4000000000ull
 #endif
 
+// Diagnosis, off by default: defined (to nanoseconds), every wait that polls longer than this prints
+// its barrier, parity, block, thread and times once it completes, and the trapping variant reports
+// before it traps too. Costs a call in every wait (registers, wgmma serialization): for finding which
+// wait stalls (a sanitizer's slow tail, a suspected missing arrival), never for timing.
+#if defined(STRATA_MBARRIER_SLOW_WAIT_NS)
+#define STRATA_MBARRIER_DIAGNOSE_WAITS 1
+#else
+#define STRATA_MBARRIER_DIAGNOSE_WAITS 0
+#endif
+
 namespace strata::arch {
 
 namespace detail {
@@ -188,17 +198,37 @@ STRATA_DEVICE inline __noinline__ void report_mbarrier_timeout(uint64_t* bar, ui
   __trap();
 }
 
+#if STRATA_MBARRIER_DIAGNOSE_WAITS
+// A wait that completed after more than STRATA_MBARRIER_SLOW_WAIT_NS of counted polling.
+STRATA_DEVICE inline __noinline__ void report_slow_wait(uint64_t* bar, uint32_t parity, uint64_t counted_ns,
+                                                        uint64_t wall_ns) {
+  printf(
+      "strata: slow mbarrier wait: %llu ns counted, %llu ns of wall time: barrier at shared::cta address 0x%x, "
+      "phase of parity %u; block (%d, %d, %d), thread (%d, %d, %d)\n",
+      static_cast<unsigned long long>(counted_ns), static_cast<unsigned long long>(wall_ns), cta_shared_address(bar),
+      parity, int(blockIdx.x), int(blockIdx.y), int(blockIdx.z), int(threadIdx.x), int(threadIdx.y),
+      int(threadIdx.z));
+}
+#endif
+
 // The bounded wait of both variants below; past the bound it reports and traps (kReport) or traps.
 template <WaitScope Scope, bool kReport>
 STRATA_DEVICE __forceinline__ void bounded_wait_parity(uint64_t* bar, uint32_t parity) {
   if (mbarrier_try_wait_parity<Scope>(bar, parity)) return;
   WaitClock clock;
+#if STRATA_MBARRIER_DIAGNOSE_WAITS
+  const uint64_t start = clock.last;
+#endif
   while (!mbarrier_try_wait_parity<Scope>(bar, parity)) {
     if (clock.expired()) {
-      if constexpr (kReport) report_mbarrier_timeout(bar, parity);
+      if constexpr (kReport || STRATA_MBARRIER_DIAGNOSE_WAITS) report_mbarrier_timeout(bar, parity);
       else __trap();
     }
   }
+#if STRATA_MBARRIER_DIAGNOSE_WAITS
+  clock.expired();  // counts the last step
+  if (clock.waited > STRATA_MBARRIER_SLOW_WAIT_NS) report_slow_wait(bar, parity, clock.waited, clock.last - start);
+#endif
 }
 }  // namespace detail
 

@@ -1,0 +1,107 @@
+// The waits' diagnosis (atom/arch/sm90_mbarrier.hpp, STRATA_MBARRIER_SLOW_WAIT_NS): a wait that
+// polls longer than the threshold prints one line per waiting thread once its phase completes, with
+// the barrier, the parity and the time; a wait under the threshold prints nothing. This unit sets
+// the threshold to 20 ms and the bound to 2 s. Each kernel runs in a death test's own process, whose
+// stdout (where device printf goes) is a file the process counts the report lines of.
+#undef STRATA_MBARRIER_TIMEOUT_NS
+#define STRATA_MBARRIER_TIMEOUT_NS 2000000000ull
+#define STRATA_MBARRIER_SLOW_WAIT_NS 20000000ull
+
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "../common/gpu_test.hpp"
+#include "atom/arch/sm90.hpp"
+
+namespace {
+
+using namespace strata;
+
+static_assert(STRATA_MBARRIER_DIAGNOSE_WAITS == 1, "defining STRATA_MBARRIER_SLOW_WAIT_NS turns the diagnosis on");
+
+enum class Variant { report, trap };
+
+// Thread 0 arrives once on a barrier expecting two arrivals; thread 32 brings the second after
+// `late_ns` of sleeping. Every thread of warp 0 waits for the phase.
+__global__ void late_arrival_kernel(Variant variant, unsigned long long late_ns, int* passed) {
+  __shared__ uint64_t bar;
+  if (threadIdx.x == 0) {
+    arch::mbarrier_init(&bar, 2);
+    arch::fence_mbarrier_init();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) arch::mbarrier_arrive(&bar);
+  if (threadIdx.x == 32) {
+    const uint64_t start = arch::detail::global_timer_ns();
+    while (arch::detail::global_timer_ns() - start < late_ns) __nanosleep(100000);
+    arch::mbarrier_arrive(&bar);
+    return;
+  }
+  if (threadIdx.x >= 32) return;
+  if (variant == Variant::report)
+    arch::mbarrier_wait_parity(&bar, 0);
+  else
+    arch::mbarrier_wait_parity_or_trap(&bar, 0);
+  atomicAdd(passed, 1);
+}
+
+// In the death test's process: device printf into a file, the kernel, then on stderr CUDA's verdict
+// and how many slow-wait lines the file holds (whole lines naming parity 0 and a thread of warp 0).
+void run_late(Variant variant, unsigned long long late_ns) {
+  char path[] = "/tmp/strata_slow_wait_XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) std::exit(4);
+  std::fflush(stdout);
+  if (dup2(fd, STDOUT_FILENO) < 0) std::exit(5);
+  int* passed = nullptr;
+  if (cudaMalloc(&passed, sizeof(int)) != cudaSuccess || cudaMemset(passed, 0, sizeof(int)) != cudaSuccess) std::exit(2);
+  late_arrival_kernel<<<1, 64>>>(variant, late_ns, passed);
+  const cudaError_t e = cudaDeviceSynchronize();
+  int host = -1;
+  if (e == cudaSuccess && cudaMemcpy(&host, passed, sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) std::exit(3);
+  std::fflush(stdout);
+  std::ifstream file(path);
+  int lines = 0, well_formed = 0;
+  for (std::string line; std::getline(file, line);) {
+    if (line.find("strata: slow mbarrier wait: ") != 0) continue;
+    ++lines;
+    well_formed += line.find("phase of parity 0; block (0, 0, 0), thread (") != std::string::npos &&
+                   line.find(" ns of wall time: barrier at shared::cta address 0x") != std::string::npos;
+  }
+  unlink(path);
+  std::fprintf(stderr, "kernel ended: %s, %d waiting threads passed, %d slow-wait lines, %d well formed\n",
+               cudaGetErrorName(e), host, lines, well_formed);
+  std::exit(0);
+}
+
+class MbarrierSlowWait : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::string why = strata::test::compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+    GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh process: no CUDA state inherited
+  }
+};
+
+// 100 ms late, five times the threshold: each of the 32 waiting threads reports once.
+TEST_F(MbarrierSlowWait, ReportingWaitNamesAWaitPastTheThreshold) {
+  EXPECT_EXIT(run_late(Variant::report, 100000000ull), ::testing::ExitedWithCode(0),
+              "kernel ended: cudaSuccess, 32 waiting threads passed, 32 slow-wait lines, 32 well formed");
+}
+TEST_F(MbarrierSlowWait, TrappingWaitNamesAWaitPastTheThreshold) {
+  EXPECT_EXIT(run_late(Variant::trap, 100000000ull), ::testing::ExitedWithCode(0),
+              "kernel ended: cudaSuccess, 32 waiting threads passed, 32 slow-wait lines, 32 well formed");
+}
+// 1 ms late, a twentieth of the threshold: nothing printed.
+TEST_F(MbarrierSlowWait, QuietUnderTheThreshold) {
+  EXPECT_EXIT(run_late(Variant::report, 1000000ull), ::testing::ExitedWithCode(0),
+              "kernel ended: cudaSuccess, 32 waiting threads passed, 0 slow-wait lines, 0 well formed");
+}
+
+}  // namespace
