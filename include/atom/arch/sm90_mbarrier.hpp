@@ -17,8 +17,8 @@
 
 // Diagnosis, off by default: defined (to nanoseconds), every wait that polls longer than this prints
 // its barrier, parity, block, thread and times once it completes, and the trapping variant reports
-// before it traps too. Costs a call in every wait (registers, wgmma serialization): for finding which
-// wait stalls (a sanitizer's slow tail, a suspected missing arrival), never for timing.
+// before it traps too. Each wait becomes a call: ptxas serializes the kernel's wgmma and may ignore
+// setmaxnreg. For finding which wait stalls (a suspected missing arrival), never for timing.
 #if defined(STRATA_MBARRIER_SLOW_WAIT_NS)
 #define STRATA_MBARRIER_DIAGNOSE_WAITS 1
 #else
