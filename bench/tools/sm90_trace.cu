@@ -43,9 +43,17 @@ __device__ __forceinline__ void record(int event, int unit, int warpgroup) {
 #define STRATA_SM90_TRACE(event, unit, warpgroup) trace::record(event, unit, warpgroup)
 #include "kernel/sm90_auto_gemm.hpp"
 
+// STRATA_TRACE_SPLIT_TAIL=N (scripts/trace-sm90.sh: SPLIT_TAIL=N): the tile set's Large with a
+// split tail of N K tiles (Sm90GemmConfig's SplitTail), to see what it does to the epilogue.
+#ifndef STRATA_TRACE_SPLIT_TAIL
+#define STRATA_TRACE_SPLIT_TAIL 0
+#endif
+
 namespace {
 using T = __nv_bfloat16;
-using Tiles = strata::Sm90Tiles<T>;
+struct Tiles : strata::Sm90Tiles<T> {
+  using Large = typename strata::Sm90Tiles<T>::Large::template WithSplitTail<STRATA_TRACE_SPLIT_TAIL>;
+};
 using Auto = strata::Sm90AutoGemm<Tiles, T>;
 using strata::bench::check;
 constexpr double kPeakMacsPerCycle = 2048;

@@ -39,9 +39,13 @@ enum class Sm90Schedule { cooperative, pingpong };
 //     a cluster launched two at a time take the two K halves of one unit, and the second hands
 //     its accumulators to the first through distributed shared memory instead of the workspace.
 //     Only without a multicast cluster; `WithPairs` names the same configuration with them.
+//   SplitTail: cooperative only; 0, or the last K tiles of a unit computed one column half after
+//     the other (wgmma N = BN / 2), so the epilogue stages the left half's output while the tensor
+//     cores finish the right half (collective/sm90_mainloop.hpp). Those stages stay held until the
+//     right half is done: at most Stages - 1. `WithSplitTail<T>` names it.
 template <class T, class LayoutA, class LayoutB, int BM_, int BN_, int BK_, int Stages_,
           Sm90Schedule Schedule_ = Sm90Schedule::cooperative, int ClusterM_ = 1, int ClusterN_ = 1,
-          int EpilogueBuffers_ = 2, bool Pairs_ = false>
+          int EpilogueBuffers_ = 2, bool Pairs_ = false, int SplitTail_ = 0>
 struct Sm90GemmConfig {
   using ElementA = T;
   using ElementB = T;
@@ -53,8 +57,12 @@ struct Sm90GemmConfig {
   static constexpr int ClusterM = ClusterM_, ClusterN = ClusterN_, kClusterSize = ClusterM_ * ClusterN_;
   static constexpr int kEpilogueBuffers = EpilogueBuffers_;
   static constexpr bool kPairs = Pairs_;
+  static constexpr int kSplitTail = SplitTail_;
   using WithPairs = Sm90GemmConfig<T, LayoutA, LayoutB, BM_, BN_, BK_, Stages_, Schedule_, ClusterM_, ClusterN_,
-                                   EpilogueBuffers_, true>;
+                                   EpilogueBuffers_, true, SplitTail_>;
+  template <int Tail>
+  using WithSplitTail = Sm90GemmConfig<T, LayoutA, LayoutB, BM_, BN_, BK_, Stages_, Schedule_, ClusterM_, ClusterN_,
+                                       EpilogueBuffers_, Pairs_, Tail>;
   static constexpr bool tf32 = std::is_same_v<T, float>;
   static constexpr GmmaMajor major_a = std::is_same_v<LayoutA, RowMajor> ? GmmaMajor::K : GmmaMajor::MN;
   static constexpr GmmaMajor major_b = std::is_same_v<LayoutB, ColumnMajor> ? GmmaMajor::K : GmmaMajor::MN;
@@ -79,6 +87,12 @@ struct Sm90GemmConfig {
                 "Sm90GemmConfig: the epilogue stages through one or two buffers per consumer warpgroup");
   static_assert(kClusterSize == 1 || kClusterSize == 2 || kClusterSize == 4,
                 "Sm90GemmConfig: a cluster holds 1, 2 or 4 CTAs");
+  static_assert(SplitTail_ >= 0 && SplitTail_ < Stages_,
+                "Sm90GemmConfig: SplitTail holds that many stages until a unit's right half is done: 0 to Stages - 1");
+  static_assert(SplitTail_ == 0 || (Schedule_ == Sm90Schedule::cooperative && BN_ % 16 == 0 &&
+                                    (std::is_same_v<LayoutB, ColumnMajor> || BN_ % 128 == 0)),
+                "Sm90GemmConfig: SplitTail needs the cooperative schedule and a BN whose half is a wgmma N (a multiple "
+                "of 8; of 64 for a row-major B)");
   static_assert(!Pairs_ || kClusterSize == 1,
                 "Sm90GemmConfig: K pairs launch their own clusters of two CTAs, so the configuration must not "
                 "have a multicast cluster (ClusterM = ClusterN = 1)");
@@ -112,6 +126,11 @@ struct Sm90GemmConfig {
   using Mma = std::conditional_t<tf32, arch::Wgmma_m64nNk8_f32_tf32_tf32_SS<BN>,
                                  arch::Wgmma_m64nNk16_f32_16bit_SS<BN, std::conditional_t<tf32, __half, T>,
                                                                    major_a, major_b>>;
+  // The same over BN / 2 columns: a split tail's halves (named only; a BN of 8 names N 8 instead).
+  static constexpr int kHalfN = BN >= 16 ? BN / 2 : BN;
+  using MmaHalf = std::conditional_t<tf32, arch::Wgmma_m64nNk8_f32_tf32_tf32_SS<kHalfN>,
+                                     arch::Wgmma_m64nNk16_f32_16bit_SS<kHalfN, std::conditional_t<tf32, __half, T>,
+                                                                       major_a, major_b>>;
 
   // TMA needs 16-byte aligned rows: leading dimensions are multiples of this many elements.
   static constexpr int vector_a = 16 / int(sizeof(T));

@@ -175,16 +175,24 @@ struct Sm90TmaEpilogue {
     if (p.reads_source) arch::prefetch_tensormap(&p.tma_c);
   }
 
+  struct NoHook {
+    STRATA_DEVICE void operator()() const {}
+  };
+
   // Warpgroup `wg` writes rows m0 .. m0 + 63, columns n0 .. n0 + BN - 1 of batch `batch`; all 128
   // of its threads call it together (t = thread within the warpgroup) with the same arguments.
+  // before_right() runs (all of them together) before the first sub-tile that reads acc past
+  // BN / 2 - 1, if one is reached: where a split tail's right half is made final (the mainloop).
+  template <class BeforeRight = NoHook>
   STRATA_DEVICE static void store(Params const& p, SharedStorage& smem, State& state, float const (&acc)[BN / 2],
-                                  int wg, int m0, int n0, int batch, int t) {
+                                  int wg, int m0, int n0, int batch, int t, BeforeRight&& before_right = {}) {
     if (m0 >= p.m) return;  // the whole warpgroup is past the bottom edge
     const uint32_t barrier_id = 1 + uint32_t(wg);
     const bool issuer = t == 0;  // the one thread whose bulk groups these stores are
     uint64_t* c_loaded = &smem.c_loaded[wg];
     STRATA_UNROLL
     for (int s = 0; s < kSubtiles; ++s) {
+      if ((s + 1) * EpiN > BN / 2) before_right();
       const int col0 = n0 + s * EpiN;
       if (col0 >= p.n) break;  // this and the later sub-tiles are past the right edge
       TD* buffer = smem.staging[wg][state.buffer];

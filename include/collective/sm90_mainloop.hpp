@@ -7,13 +7,18 @@
 //     to be full, issue its wgmma from shared memory (SS), commit, and once the batch before has
 //     finished (wait_group 1) release that batch's stage to every CTA that wrote into it
 //
-// so one wgmma batch is always in flight while the next stages' TMA lands. The stages and their
-// barriers are the typed SharedStorage; the kernel (kernel/sm90_gemm.hpp) runs both sides.
+// so one wgmma batch is always in flight while the next stages' TMA lands. With a split tail
+// (Config::kSplitTail = T > 0) the last T K tiles go as two batches, the left BN / 2 columns of all
+// T, then the right: mma returns once the left half is done, the right still in flight and its
+// stages held, and finish_tail (before the right half's accumulators are read) waits for it and
+// releases them. The stages and their barriers are the typed SharedStorage; the kernel
+// (kernel/sm90_gemm.hpp) runs both sides.
 #pragma once
 
 #include <cuda.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../atom/arch/sm90.hpp"
 #include "../atom/arch/sm90_tma.hpp"
@@ -57,6 +62,13 @@ struct Sm90Mainloop {
   using State = typename Pipeline::State;
   using Accumulators = float[kMmaM][BN / 2];  // one consumer thread's part of its kMmaM × 64 rows × BN
   using Mma = typename Config::Mma;
+  static constexpr int kSplitTail = Config::kSplitTail;
+
+  // The stages a split tail still holds when mma returns (count 0: none; finish_tail releases them).
+  struct Tail {
+    State first;
+    int count = 0;
+  };
 
   // Stages 1024-byte aligned: the 128-byte swizzle pattern repeats every 8 rows of 128 bytes, and
   // TMA and wgmma agree on it only from such an address.
@@ -100,8 +112,9 @@ struct Sm90Mainloop {
   }
 
   // Consumer warpgroup with rows [row0, row0 + kWarpgroupRows) of the tile: acc = A · B over
-  // `k_tiles` stages from `state` on; zero when k_tiles == 0.
-  STRATA_DEVICE static void mma(Pipeline const& pipe, State& state, SharedStorage& smem, int row0, int k_tiles,
+  // `k_tiles` stages from `state` on; zero when k_tiles == 0. With a split tail, the right half of
+  // acc (columns BN / 2 ..) is final only after finish_tail(the Tail returned).
+  STRATA_DEVICE static Tail mma(Pipeline const& pipe, State& state, SharedStorage& smem, int row0, int k_tiles,
                                 Accumulators& acc) {
     const bool signals = threadIdx.x % 32 == 0;
     STRATA_UNROLL
@@ -109,20 +122,20 @@ struct Sm90Mainloop {
       STRATA_UNROLL
       for (int i = 0; i < BN / 2; ++i) acc[mi][i] = 0.f;
     }
+    // A unit shorter than the tail runs whole: the split path's batches are of fixed length.
+    const bool split = kSplitTail > 0 && k_tiles >= kSplitTail;
+    const int whole = split ? k_tiles - kSplitTail : k_tiles;
     State previous = state;
-    for (int kt = 0; kt < k_tiles; ++kt) {
+    for (int kt = 0; kt < whole; ++kt) {
       pipe.consumer_wait(state);
-      const uint32_t a_stage = smem_address(smem.a[state.index]);
-      const uint32_t b_stage = smem_address(smem.b[state.index]);
       arch::wgmma_fence();
-      STRATA_UNROLL
-      for (int kk = 0; kk < BK / Config::kMmaK; ++kk) {
-        const GmmaDescriptor desc_b = OperandB::template descriptor<BN, Config::kMmaK>(b_stage, 0, kk);
-        STRATA_UNROLL
-        for (int mi = 0; mi < kMmaM; ++mi) {
-          const GmmaDescriptor desc_a = OperandA::template descriptor<64, Config::kMmaK>(a_stage, row0 + 64 * mi, kk);
-          Mma::fma(acc[mi], desc_a.desc, desc_b.desc, arch::WgmmaScaleD::accumulate);
-        }
+      if constexpr (kSplitTail > 0) {
+        // Every wgmma over column halves: ptxas serializes a kernel whose wgmma in flight write
+        // both the whole accumulator tuple and a half of it.
+        issue<0, 2>(smem, state, row0, acc);
+        issue<1, 2>(smem, state, row0, acc);
+      } else {
+        issue<0, 1>(smem, state, row0, acc);
       }
       arch::wgmma_commit_group();
       arch::wgmma_wait_group<1>();  // the batch before this one is done: its stage is free
@@ -130,17 +143,100 @@ struct Sm90Mainloop {
       previous = state;
       state.advance();
     }
+    if constexpr (kSplitTail > 0) {
+      if (split) {
+        // Every tail stage full first: a batch's wgmma must not straddle a wait's divergent loop
+        // (ptxas would serialize all of the kernel's wgmma).
+        State s = state;
+        STRATA_UNROLL
+        for (int j = 0; j < kSplitTail; ++j) {
+          pipe.consumer_wait(s);
+          s.advance();
+        }
+        s = state;
+        arch::wgmma_fence();
+        STRATA_UNROLL
+        for (int j = 0; j < kSplitTail; ++j) {
+          issue<0, 2>(smem, s, row0, acc);
+          s.advance();
+        }
+        arch::wgmma_commit_group();
+        s = state;
+        STRATA_UNROLL
+        for (int j = 0; j < kSplitTail; ++j) {
+          issue<1, 2>(smem, s, row0, acc);
+          s.advance();
+        }
+        arch::wgmma_commit_group();
+        // The last whole K tile's batch and the left half are done (groups complete in order); the
+        // right half stays in flight. (A wait between the two halves makes ptxas serialize.)
+        arch::wgmma_wait_group<1>();
+        if (whole > 0 && signals) pipe.consumer_release(previous);
+        fence_half<0>(acc);
+        const Tail held{state, kSplitTail};
+        state = s;
+        return held;
+      }
+    }
     arch::wgmma_wait_group<0>();
     if (k_tiles > 0 && signals) pipe.consumer_release(previous);
-    STRATA_UNROLL
-    for (int mi = 0; mi < kMmaM; ++mi) {
-      STRATA_UNROLL
-      for (int i = 0; i < BN / 2; ++i) arch::wgmma_fence_operand(acc[mi][i]);
+    fence_half<0>(acc);
+    fence_half<1>(acc);
+    return {};
+  }
+
+  // The right half of a split tail done, its stages released; a second call waits for nothing and
+  // releases nothing. All threads of the warpgroup call it together.
+  STRATA_DEVICE static void finish_tail(Pipeline const& pipe, Tail& tail, Accumulators& acc) {
+    if constexpr (kSplitTail > 0) {
+      arch::wgmma_wait_group<0>();
+      fence_half<1>(acc);
+      if (threadIdx.x % 32 == 0) {
+        State s = tail.first;
+        for (int j = 0; j < tail.count; ++j) {
+          pipe.consumer_release(s);
+          s.advance();
+        }
+      }
+      tail.count = 0;
     }
   }
 
  private:
   STRATA_DEVICE static uint32_t smem_address(void const* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
+
+  // One K tile's wgmma (from stage s) over part `Part` of `Parts` equal column ranges: acc's
+  // registers from Part · BN / (2 · Parts) on (the accumulator layout orders registers by
+  // 8-column groups, so each range is a contiguous run). The caller fences before a batch.
+  template <int Part, int Parts>
+  STRATA_DEVICE static void issue(SharedStorage& smem, State const& s, int row0, Accumulators& acc) {
+    using PartMma = std::conditional_t<Parts == 1, Mma, typename Config::MmaHalf>;
+    static_assert(Parts == 1 || Parts == 2, "a K tile's wgmma cover the whole tile or one column half");
+    static_assert(PartMma::N * Parts == BN, "each part's wgmma covers BN / Parts columns");
+    const uint32_t a_stage = smem_address(smem.a[s.index]);
+    const uint32_t b_stage = smem_address(smem.b[s.index]);
+    STRATA_UNROLL
+    for (int kk = 0; kk < BK / Config::kMmaK; ++kk) {
+      const GmmaDescriptor desc_b =
+          OperandB::template descriptor<BN / Parts, Config::kMmaK>(b_stage, Part * (BN / Parts), kk);
+      STRATA_UNROLL
+      for (int mi = 0; mi < kMmaM; ++mi) {
+        const GmmaDescriptor desc_a = OperandA::template descriptor<64, Config::kMmaK>(a_stage, row0 + 64 * mi, kk);
+        auto& part = *reinterpret_cast<typename PartMma::DRegisters*>(&acc[mi][Part * (BN / (2 * Parts))]);
+        PartMma::fma(part, desc_a.desc, desc_b.desc, arch::WgmmaScaleD::accumulate);
+      }
+    }
+  }
+
+  // Orders the reads of acc's half `Half` after the wgmma wait that made it final.
+  template <int Half>
+  STRATA_DEVICE static void fence_half(Accumulators& acc) {
+    STRATA_UNROLL
+    for (int mi = 0; mi < kMmaM; ++mi) {
+      STRATA_UNROLL
+      for (int i = Half * (BN / 4); i < (Half + 1) * (BN / 4); ++i) arch::wgmma_fence_operand(acc[mi][i]);
+    }
+  }
 
   // This CTA's share (group rank `rank` of `Split`) of one operand's boxes of a stage.
   template <class Operand, int Split>

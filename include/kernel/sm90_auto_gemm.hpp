@@ -210,12 +210,13 @@ template <class T, class LayoutA, class LayoutB, int BM, int BN, int Stages,
 using Sm90DeepTileConfig = Sm90GemmConfig<T, LayoutA, LayoutB, BM, BN, 256 / int(sizeof(T)), Stages, S>;
 
 // Config with `Stages` stages: its own WithStages where it has one (keeping what it adds), else
-// the Sm90GemmConfig of its parameters.
+// the Sm90GemmConfig of its parameters (a split tail at most Stages - 1 K tiles).
 template <class Config, int Stages>
 struct Sm90WithStages {
   using type = Sm90GemmConfig<typename Config::ElementA, typename Config::LayoutTagA, typename Config::LayoutTagB,
                               Config::BM, Config::BN, Config::BK, Stages, Config::schedule, Config::ClusterM,
-                              Config::ClusterN, Config::kEpilogueBuffers, Config::kPairs>;
+                              Config::ClusterN, Config::kEpilogueBuffers, Config::kPairs,
+                              Config::kSplitTail < Stages ? Config::kSplitTail : Stages - 1>;
 };
 template <class Config, int Stages>
   requires requires { typename Config::template WithStages<Stages>; }
@@ -256,7 +257,8 @@ std::string sm90_config_name() {
   return std::string(Config::pingpong ? "ping-pong " : "cooperative ") + std::to_string(Config::BM) + "x" +
          std::to_string(Config::BN) + "x" + std::to_string(Config::BK) + ", " + std::to_string(Config::Stages) +
          " stages, cluster " + std::to_string(Config::ClusterM) + "x" + std::to_string(Config::ClusterN) +
-         (Config::kEpilogueBuffers == 1 ? ", 1 staging buffer" : "") + (Config::kPairs ? ", K pairs" : "");
+         (Config::kEpilogueBuffers == 1 ? ", 1 staging buffer" : "") + (Config::kPairs ? ", K pairs" : "") +
+         (Config::kSplitTail > 0 ? ", split tail " + std::to_string(Config::kSplitTail) : "");
 }
 }  // namespace detail
 

@@ -203,7 +203,7 @@ struct Sm90GemmKernel {
           }
           arch::named_barrier_sync(kTurnBarrier + consumer, 256);
           STRATA_SM90_TRACE(0, u, consumer);
-          Mainloop::mma(pipe, state, smem.mainloop, 0, k.end - k.begin, acc);
+          Mainloop::mma(pipe, state, smem.mainloop, 0, k.end - k.begin, acc);  // no split tail: ping-pong
           STRATA_SM90_TRACE(1, u, consumer);
           if (u + 1 < units) arch::named_barrier_arrive(kTurnBarrier + (1 - consumer), 256);
           if (!add_other_parts(p, smem, w, pair_rank, rank, 0, consumer, t, acc)) continue;
@@ -217,11 +217,16 @@ struct Sm90GemmKernel {
           const Sm90WorkUnit w = p.plan.unit(cluster, clusters, u);
           const Sm90KRange k = p.plan.k_range(w, pair_rank);
           STRATA_SM90_TRACE(0, u, consumer);
-          Mainloop::mma(pipe, state, smem.mainloop, row0, k.end - k.begin, acc);
+          auto tail = Mainloop::mma(pipe, state, smem.mainloop, row0, k.end - k.begin, acc);
           STRATA_SM90_TRACE(1, u, consumer);
+          // A split tail's right half: final before the other K parts are added, else before the
+          // epilogue first reads it.
+          const auto finish_tail = [&] { Mainloop::finish_tail(pipe, tail, acc); };
+          if (w.segments != 1 || (kPairs && p.plan.pairs)) finish_tail();
           if (!add_other_parts(p, smem, w, pair_rank, rank, consumer, consumer, t, acc)) continue;
           STRATA_SM90_TRACE(2, u, consumer);
-          store_tile(p, smem, out, cta_tile(p, w.tile, at), consumer, row0, acc, t);
+          store_tile(p, smem, out, cta_tile(p, w.tile, at), consumer, row0, acc, t, finish_tail);
+          finish_tail();  // where the epilogue stopped short of the right half
           STRATA_SM90_TRACE(3, u, consumer);
         }
       }
@@ -296,16 +301,23 @@ struct Sm90GemmKernel {
   }
 
   // Consumer warpgroup `wg`'s rows [row0, row0 + kWarpgroupRows) of `tile` out through the
-  // epilogue: by TMA stores where D allows them, else by plain stores.
+  // epilogue: by TMA stores where D allows them, else by plain stores. before_right(): see
+  // Sm90TmaEpilogue::store (plain stores call it first).
+  struct NoHook {
+    STRATA_DEVICE void operator()() const {}
+  };
+  template <class BeforeRight = NoHook>
   STRATA_DEVICE static void store_tile(Params const& p, SharedStorage& smem, typename TmaEpilogue::State& state,
                                        TileCoord const& tile, int wg, int row0,
-                                       typename Mainloop::Accumulators const& acc, int t) {
+                                       typename Mainloop::Accumulators const& acc, int t,
+                                       BeforeRight&& before_right = {}) {
     if constexpr (kTmaStores) {
       STRATA_UNROLL
       for (int mi = 0; mi < Config::kMmaM; ++mi)
         TmaEpilogue::store(p.tma_epilogue, smem.out.epilogue, state, acc[mi], wg, tile.m * BM + row0 + 64 * mi,
-                           tile.n * BN, tile.batch, t);
+                           tile.n * BN, tile.batch, t, before_right);
     } else {
+      before_right();
       auto out = p.epilogue;
       out.D += tile.batch * p.batch_stride_d;
       if (out.C != nullptr) out.C += tile.batch * p.batch_stride_c;
