@@ -247,6 +247,24 @@ function(strata_add_compile_fail_tests)
   endforeach()
 endfunction()
 
+# strata_add_ptxas_checks(DIR <folder> PREFIX <name>)
+# One CTest test per DIR/*.cu (label ptxas, no GPU needed): compiled for sm_90a with -Xptxas -v, it
+# fails where ptxas serialized a kernel's wgmma (cmake/StrataPtxasCheck.cmake).
+function(strata_add_ptxas_checks)
+  cmake_parse_arguments(arg "" "DIR;PREFIX" "" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS "${arg_DIR}/*.cu")
+  foreach(src IN LISTS sources)
+    get_filename_component(stem "${src}" NAME_WE)
+    add_test(NAME "${arg_PREFIX}.${stem}"
+      COMMAND "${CMAKE_COMMAND}"
+        "-DCOMPILER=${CMAKE_CUDA_COMPILER}"
+        "-DSOURCE=${src}"
+        "-DINCLUDE_DIR=${PROJECT_SOURCE_DIR}/include"
+        -P "${PROJECT_SOURCE_DIR}/cmake/StrataPtxasCheck.cmake")
+    set_tests_properties("${arg_PREFIX}.${stem}" PROPERTIES LABELS "ptxas")
+  endforeach()
+endfunction()
+
 # strata_add_header_checks(HOST_DIRS <folders> CUDA_DIRS <folders> [HOST_HEADERS <headers>]
 #                          COUNT_VAR <var>)
 # For each header under HOST_DIRS (relative to include/), and each of HOST_HEADERS (headers under

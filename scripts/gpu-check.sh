@@ -92,14 +92,14 @@ if wants test; then
   # on the host) run in parallel; the GPU ones one at a time, as each assumes the GPU to itself
   # (timings, the PDL tests' overlap controls). The bench binaries run below, with short settings,
   # so the `bench` test is left out; so is the stress test when the `stress` stage runs it larger.
-  host_labels='^(layout|compile_fail|host)$'
+  host_labels='^(layout|compile_fail|host|ptxas)$'
   skip_labels=bench
   wants stress && skip_labels='bench|stress'
   stage "ctest (no GPU, parallel)" "$OUT/ctest-host.log" \
     ctest --test-dir "$BUILD" --output-on-failure -j "$(nproc)" --label-regex "$host_labels" \
       --output-junit "$OUT/ctest-host-junit.xml"
   stage ctest "$OUT/ctest.log" \
-    ctest --test-dir "$BUILD" --output-on-failure --label-exclude "^(layout|compile_fail|host|$skip_labels)$" \
+    ctest --test-dir "$BUILD" --output-on-failure --label-exclude "^(layout|compile_fail|host|ptxas|$skip_labels)$" \
       --output-junit "$OUT/ctest-junit.xml"
   tests_line="no GPU: $(grep -E "tests passed|tests failed" "$OUT/ctest-host.log" | tail -n 1); GPU: $(grep -E "tests passed|tests failed" "$OUT/ctest.log" | tail -n 1)"
   skipped=$(cat "$OUT/ctest-host.log" "$OUT/ctest.log" | grep -c "\*\*\*Skipped")

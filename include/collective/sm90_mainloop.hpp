@@ -128,14 +128,24 @@ struct Sm90Mainloop {
     State previous = state;
     for (int kt = 0; kt < whole; ++kt) {
       pipe.consumer_wait(state);
-      arch::wgmma_fence();
       if constexpr (kSplitTail > 0) {
-        // Every wgmma over column halves: ptxas serializes a kernel whose wgmma in flight write
-        // both the whole accumulator tuple and a half of it.
-        issue<0, 2>(smem, state, row0, acc);
-        issue<1, 2>(smem, state, row0, acc);
+        // The stage's addresses after the fence: computed before it, as below, ptxas serialized
+        // every wgmma of a split-tail kernel ("insufficient register resources").
+        arch::wgmma_fence();
+        issue<BN, 0>(smem, state, row0, acc);
       } else {
-        issue<0, 1>(smem, state, row0, acc);
+        const uint32_t a_stage = smem_address(smem.a[state.index]);
+        const uint32_t b_stage = smem_address(smem.b[state.index]);
+        arch::wgmma_fence();
+        STRATA_UNROLL
+        for (int kk = 0; kk < BK / Config::kMmaK; ++kk) {
+          const GmmaDescriptor desc_b = OperandB::template descriptor<BN, Config::kMmaK>(b_stage, 0, kk);
+          STRATA_UNROLL
+          for (int mi = 0; mi < kMmaM; ++mi) {
+            const GmmaDescriptor desc_a = OperandA::template descriptor<64, Config::kMmaK>(a_stage, row0 + 64 * mi, kk);
+            Mma::fma(acc[mi], desc_a.desc, desc_b.desc, arch::WgmmaScaleD::accumulate);
+          }
+        }
       }
       arch::wgmma_commit_group();
       arch::wgmma_wait_group<1>();  // the batch before this one is done: its stage is free
@@ -153,25 +163,27 @@ struct Sm90Mainloop {
           pipe.consumer_wait(s);
           s.advance();
         }
+        // The last whole K tile's batch done before the halves start: with it in flight at the
+        // wait below, beside batches over a half of its registers, ptxas serialized every wgmma
+        // of the kernel (so did a wait between the halves). A drain of the tensor pipe per unit.
+        arch::wgmma_wait_group<0>();
+        if (whole > 0 && signals) pipe.consumer_release(previous);
         s = state;
         arch::wgmma_fence();
         STRATA_UNROLL
         for (int j = 0; j < kSplitTail; ++j) {
-          issue<0, 2>(smem, s, row0, acc);
+          issue<BN / 2, 0>(smem, s, row0, acc);
           s.advance();
         }
         arch::wgmma_commit_group();
         s = state;
         STRATA_UNROLL
         for (int j = 0; j < kSplitTail; ++j) {
-          issue<1, 2>(smem, s, row0, acc);
+          issue<BN / 2, BN / 2>(smem, s, row0, acc);
           s.advance();
         }
         arch::wgmma_commit_group();
-        // The last whole K tile's batch and the left half are done (groups complete in order); the
-        // right half stays in flight. (A wait between the two halves makes ptxas serialize.)
-        arch::wgmma_wait_group<1>();
-        if (whole > 0 && signals) pipe.consumer_release(previous);
+        arch::wgmma_wait_group<1>();  // the left half is done; the right half stays in flight
         fence_half<0>(acc);
         const Tail held{state, kSplitTail};
         state = s;
@@ -205,25 +217,25 @@ struct Sm90Mainloop {
  private:
   STRATA_DEVICE static uint32_t smem_address(void const* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
 
-  // One K tile's wgmma (from stage s) over part `Part` of `Parts` equal column ranges: acc's
-  // registers from Part · BN / (2 · Parts) on (the accumulator layout orders registers by
-  // 8-column groups, so each range is a contiguous run). The caller fences before a batch.
-  template <int Part, int Parts>
+  // One K tile's wgmma (from stage s) over columns [Col0, Col0 + N) of the tile, N = BN or BN / 2,
+  // into those columns' registers of acc, from Col0 / 2 on (the accumulator layout orders
+  // registers by 8-column groups, so a column range is a contiguous run). The caller fences
+  // before a batch.
+  template <int N, int Col0>
   STRATA_DEVICE static void issue(SharedStorage& smem, State const& s, int row0, Accumulators& acc) {
-    using PartMma = std::conditional_t<Parts == 1, Mma, typename Config::MmaHalf>;
-    static_assert(Parts == 1 || Parts == 2, "a K tile's wgmma cover the whole tile or one column half");
-    static_assert(PartMma::N * Parts == BN, "each part's wgmma covers BN / Parts columns");
+    using PartMma = std::conditional_t<N == BN, Mma, typename Config::MmaHalf>;
+    static_assert(PartMma::N == N && Col0 % 8 == 0 && Col0 + N <= BN,
+                  "a K tile's wgmma cover BN columns, or BN / 2 from column 0 or BN / 2");
     const uint32_t a_stage = smem_address(smem.a[s.index]);
     const uint32_t b_stage = smem_address(smem.b[s.index]);
     STRATA_UNROLL
     for (int kk = 0; kk < BK / Config::kMmaK; ++kk) {
-      const GmmaDescriptor desc_b =
-          OperandB::template descriptor<BN / Parts, Config::kMmaK>(b_stage, Part * (BN / Parts), kk);
+      const GmmaDescriptor desc_b = OperandB::template descriptor<N, Config::kMmaK>(b_stage, Col0, kk);
       STRATA_UNROLL
       for (int mi = 0; mi < kMmaM; ++mi) {
         const GmmaDescriptor desc_a = OperandA::template descriptor<64, Config::kMmaK>(a_stage, row0 + 64 * mi, kk);
-        auto& part = *reinterpret_cast<typename PartMma::DRegisters*>(&acc[mi][Part * (BN / (2 * Parts))]);
-        PartMma::fma(part, desc_a.desc, desc_b.desc, arch::WgmmaScaleD::accumulate);
+        auto& d = *reinterpret_cast<typename PartMma::DRegisters*>(&acc[mi][Col0 / 2]);
+        PartMma::fma(d, desc_a.desc, desc_b.desc, arch::WgmmaScaleD::accumulate);
       }
     }
   }

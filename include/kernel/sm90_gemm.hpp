@@ -115,6 +115,10 @@ struct Sm90GemmKernel {
   }
   static_assert(pair_sums_fit(), "Sm90GemmKernel: K pairs' sums (the tile's accumulators, 4 bytes each) must fit in "
                                  "the TMA epilogue's staging buffers: take a configuration without pairs");
+  static_assert(Config::kSplitTail == 0 || kTmaStores,
+                "Sm90GemmKernel: a split tail overlaps the TMA epilogue's left-half sub-tiles with the right half's "
+                "wgmma; plain stores read every accumulator at once (and ptxas serialized that kernel's wgmma): take "
+                "Sm90Store::tma or a configuration without a split tail");
   static constexpr int BM = Config::BM, BN = Config::BN, BK = Config::BK;
   static constexpr int ClusterM = Config::ClusterM, ClusterN = Config::ClusterN;
   static constexpr int kClusterSize = Config::kClusterSize;
@@ -317,7 +321,7 @@ struct Sm90GemmKernel {
         TmaEpilogue::store(p.tma_epilogue, smem.out.epilogue, state, acc[mi], wg, tile.m * BM + row0 + 64 * mi,
                            tile.n * BN, tile.batch, t, before_right);
     } else {
-      before_right();
+      before_right();  // a no-op: plain stores take no split tail
       auto out = p.epilogue;
       out.D += tile.batch * p.batch_stride_d;
       if (out.C != nullptr) out.C += tile.batch * p.batch_stride_c;

@@ -6,7 +6,7 @@
 //    (units whose other K parts are added before the epilogue), and rerun on one initialization;
 //  - bf16 128 × 256 with MN-major A and B (the right half's descriptors inside 64-row blocks), tail 3;
 //  - fp16 in, fp32 out, 128 × 128, tail 1 (eight 32-column sub-tiles: the right half from the third);
-//  - tf32 128 × 128 with plain stores, tail 2 (the right half made final before any store).
+//  - tf32 128 × 128, tail 2 (wgmma k8; the halves 64 columns, two sub-tiles of 32 floats each).
 #include <kernel/sm90_auto_gemm.hpp>  // detail::Sm90Fitted
 
 #include "sm90_gemm_sweep.cuh"
@@ -50,9 +50,9 @@ TEST(Sm90GemmSplitTail, F16InF32Out_128x128) {
   sm90_sweep<Kernel>(1070, "f16->f32 128x128, split tail 1");
 }
 
-TEST(Sm90GemmSplitTail, Tf32PlainStores_128x128) {
-  using Kernel = Sm90GemmKernel<TailConfig<float, R, C, 128, 128, 2>, float, LinearCombination, Sm90Store::plain>;
-  sm90_sweep<Kernel>(1080, "tf32 128x128 plain stores, split tail 2");
+TEST(Sm90GemmSplitTail, Tf32_128x128) {
+  using Kernel = Sm90GemmKernel<TailConfig<float, R, C, 128, 128, 2>, float, LinearCombination>;
+  sm90_sweep<Kernel>(1080, "tf32 128x128, split tail 2");
 }
 
 // The configuration's name says it; a tail of 0 is the configuration without one; fitting keeps it.
