@@ -7,8 +7,6 @@
 #define STRATA_MBARRIER_TIMEOUT_NS 2000000000ull
 #define STRATA_MBARRIER_SLOW_WAIT_NS 20000000ull
 
-#include <gtest/gtest.h>
-
 #include <cuda_runtime.h>
 #include <unistd.h>
 
@@ -17,40 +15,15 @@
 #include <fstream>
 #include <string>
 
-#include "../common/gpu_test.hpp"
-#include "atom/arch/sm90.hpp"
+#include "mbarrier_wait_harness.cuh"
 
 namespace {
 
 using namespace strata;
+using namespace strata::test;
+using Variant = WaitVariant;
 
 static_assert(STRATA_MBARRIER_DIAGNOSE_WAITS == 1, "defining STRATA_MBARRIER_SLOW_WAIT_NS turns the diagnosis on");
-
-enum class Variant { report, trap };
-
-// Thread 0 arrives once on a barrier expecting two arrivals; thread 32 brings the second after
-// `late_ns` of sleeping. Every thread of warp 0 waits for the phase.
-__global__ void late_arrival_kernel(Variant variant, unsigned long long late_ns, int* passed) {
-  __shared__ uint64_t bar;
-  if (threadIdx.x == 0) {
-    arch::mbarrier_init(&bar, 2);
-    arch::fence_mbarrier_init();
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) arch::mbarrier_arrive(&bar);
-  if (threadIdx.x == 32) {
-    const uint64_t start = arch::detail::global_timer_ns();
-    while (arch::detail::global_timer_ns() - start < late_ns) __nanosleep(100000);
-    arch::mbarrier_arrive(&bar);
-    return;
-  }
-  if (threadIdx.x >= 32) return;
-  if (variant == Variant::report)
-    arch::mbarrier_wait_parity(&bar, 0);
-  else
-    arch::mbarrier_wait_parity_or_trap(&bar, 0);
-  atomicAdd(passed, 1);
-}
 
 // In the death test's process: device printf into a file, the kernel, then on stderr CUDA's verdict
 // and how many slow-wait lines the file holds (whole lines naming parity 0 and a thread of warp 0).
@@ -81,13 +54,7 @@ void run_late(Variant variant, unsigned long long late_ns) {
   std::exit(0);
 }
 
-class MbarrierSlowWait : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (std::string why = strata::test::compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
-    GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh process: no CUDA state inherited
-  }
-};
+class MbarrierSlowWait : public MbarrierDeathTest {};
 
 // 100 ms late, five times the threshold: each of the 32 waiting threads reports once.
 TEST_F(MbarrierSlowWait, ReportingWaitNamesAWaitPastTheThreshold) {

@@ -7,53 +7,25 @@
 #undef STRATA_MBARRIER_TIMEOUT_NS
 #define STRATA_MBARRIER_TIMEOUT_NS 200000000ull
 
-#include <gtest/gtest.h>
-
 #include <cuda_runtime.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
-#include "../common/gpu_test.hpp"
-#include "atom/arch/sm90.hpp"
+#include "mbarrier_wait_harness.cuh"
 
 namespace {
 
 using namespace strata;
-
-enum class Variant { report, trap };
-
-// Thread 0 arrives once on a barrier expecting two arrivals; the second comes from thread 32 after
-// `late_ns` of sleeping, or never when late_ns is 0. Every thread of warp 0 waits for the phase.
-__global__ void wait_kernel(Variant variant, unsigned long long late_ns, int* passed) {
-  __shared__ uint64_t bar;
-  if (threadIdx.x == 0) {
-    arch::mbarrier_init(&bar, 2);
-    arch::fence_mbarrier_init();
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) arch::mbarrier_arrive(&bar);
-  if (threadIdx.x == 32) {
-    if (late_ns == 0) return;
-    const uint64_t start = arch::detail::global_timer_ns();
-    while (arch::detail::global_timer_ns() - start < late_ns) __nanosleep(100000);
-    arch::mbarrier_arrive(&bar);
-    return;
-  }
-  if (threadIdx.x >= 32) return;
-  if (variant == Variant::report)
-    arch::mbarrier_wait_parity(&bar, 0);
-  else
-    arch::mbarrier_wait_parity_or_trap(&bar, 0);
-  atomicAdd(passed, 1);
-}
+using namespace strata::test;
+using Variant = WaitVariant;
 
 // In the death test's process: runs the kernel and exits 0 with CUDA's error name on stderr.
 void run_wait(Variant variant, unsigned long long late_ns) {
   int* passed = nullptr;
   if (cudaMalloc(&passed, sizeof(int)) != cudaSuccess || cudaMemset(passed, 0, sizeof(int)) != cudaSuccess) std::exit(2);
-  wait_kernel<<<1, 64>>>(variant, late_ns, passed);
+  late_arrival_kernel<<<1, 64>>>(variant, late_ns, passed);
   const cudaError_t e = cudaDeviceSynchronize();
   int host = -1;
   if (e == cudaSuccess && cudaMemcpy(&host, passed, sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) std::exit(3);
@@ -61,12 +33,8 @@ void run_wait(Variant variant, unsigned long long late_ns) {
   std::exit(0);
 }
 
-class MbarrierWaitBound : public ::testing::Test {
+class MbarrierWaitBound : public MbarrierDeathTest {
  protected:
-  void SetUp() override {
-    if (std::string why = strata::test::compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
-    GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh process: no CUDA state inherited
-  }
   static void expect_trap(Variant variant) {
     const auto start = std::chrono::steady_clock::now();
     EXPECT_EXIT(run_wait(variant, 0), ::testing::ExitedWithCode(0), "kernel ended: cudaErrorLaunchFailure");
