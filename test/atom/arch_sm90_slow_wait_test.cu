@@ -33,12 +33,7 @@ void run_late(Variant variant, unsigned long long late_ns) {
   if (fd < 0) std::exit(4);
   std::fflush(stdout);
   if (dup2(fd, STDOUT_FILENO) < 0) std::exit(5);
-  int* passed = nullptr;
-  if (cudaMalloc(&passed, sizeof(int)) != cudaSuccess || cudaMemset(passed, 0, sizeof(int)) != cudaSuccess) std::exit(2);
-  late_arrival_kernel<<<1, 64>>>(variant, late_ns, passed);
-  const cudaError_t e = cudaDeviceSynchronize();
-  int host = -1;
-  if (e == cudaSuccess && cudaMemcpy(&host, passed, sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) std::exit(3);
+  const LateArrivalRun r = run_late_arrival(variant, late_ns);
   std::fflush(stdout);
   std::ifstream file(path);
   int lines = 0, well_formed = 0;
@@ -50,7 +45,7 @@ void run_late(Variant variant, unsigned long long late_ns) {
   }
   unlink(path);
   std::fprintf(stderr, "kernel ended: %s, %d waiting threads passed, %d slow-wait lines, %d well formed\n",
-               cudaGetErrorName(e), host, lines, well_formed);
+               cudaGetErrorName(r.error), r.passed, lines, well_formed);
   std::exit(0);
 }
 

@@ -23,13 +23,8 @@ using Variant = WaitVariant;
 
 // In the death test's process: runs the kernel and exits 0 with CUDA's error name on stderr.
 void run_wait(Variant variant, unsigned long long late_ns) {
-  int* passed = nullptr;
-  if (cudaMalloc(&passed, sizeof(int)) != cudaSuccess || cudaMemset(passed, 0, sizeof(int)) != cudaSuccess) std::exit(2);
-  late_arrival_kernel<<<1, 64>>>(variant, late_ns, passed);
-  const cudaError_t e = cudaDeviceSynchronize();
-  int host = -1;
-  if (e == cudaSuccess && cudaMemcpy(&host, passed, sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) std::exit(3);
-  std::fprintf(stderr, "kernel ended: %s, %d waiting threads passed\n", cudaGetErrorName(e), host);
+  const LateArrivalRun r = run_late_arrival(variant, late_ns);
+  std::fprintf(stderr, "kernel ended: %s, %d waiting threads passed\n", cudaGetErrorName(r.error), r.passed);
   std::exit(0);
 }
 

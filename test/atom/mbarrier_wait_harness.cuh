@@ -4,8 +4,10 @@
 // kernel below waits with that unit's settings.
 #pragma once
 
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "../common/gpu_test.hpp"
@@ -40,6 +42,22 @@ __global__ void late_arrival_kernel(WaitVariant variant, unsigned long long late
   else
     arch::mbarrier_wait_parity_or_trap(&bar, 0);
   atomicAdd(passed, 1);
+}
+
+// In a death test's process: the kernel on one block of 64 threads; how it ended and how many
+// waiting threads passed (-1 where it failed). Exits 2 where the set-up fails.
+struct LateArrivalRun {
+  cudaError_t error;
+  int passed;
+};
+LateArrivalRun run_late_arrival(WaitVariant variant, unsigned long long late_ns) {
+  int* passed = nullptr;
+  if (cudaMalloc(&passed, sizeof(int)) != cudaSuccess || cudaMemset(passed, 0, sizeof(int)) != cudaSuccess) std::exit(2);
+  late_arrival_kernel<<<1, 64>>>(variant, late_ns, passed);
+  const cudaError_t e = cudaDeviceSynchronize();
+  int host = -1;
+  if (e == cudaSuccess && cudaMemcpy(&host, passed, sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess) std::exit(2);
+  return {e, host};
 }
 }  // namespace
 
