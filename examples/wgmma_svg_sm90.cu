@@ -1,4 +1,4 @@
-// wgmma_svg_sm90: draws the pictures of docs/atoms.md's Hopper part with Strata's own SVG code
+// wgmma_svg_sm90: draws the pictures of docs/atoms_sm90.md with Strata's own SVG code
 // (layout/svg.hpp), from the atoms' and shared-memory helpers' own layouts:
 //
 //   wgmma_svg_sm90 docs/images      writes the accumulator TV layout of m64nNk16 (N = 16), the

@@ -3,7 +3,7 @@
 //
 //   - loads of 2-D to 5-D boxes, row- and column-major, that hang over the far edge of the tensor
 //     in every dimension, from origins TMA accepts (never negative, and the contiguous dimension's
-//     a multiple of 16 bytes: otherwise the H200 raises an illegal instruction, docs/atoms.md):
+//     a multiple of 16 bytes: otherwise the H200 raises an illegal instruction, docs/atoms_sm90.md):
 //     every element of shared memory is compared with the global element it
 //     must hold, or with zero where the box leaves the tensor; shared memory is poisoned first;
 //   - swizzled boxes (32, 64 and 128 bytes, rows of the whole swizzle span): the shared
