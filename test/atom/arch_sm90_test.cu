@@ -12,11 +12,15 @@
 //     primary's results after griddepcontrol.wait, although the primary lets it start early;
 //   - setmaxnreg: a 384-thread kernel whose producer warpgroup gives registers back (dec 40) and
 //     whose consumer warpgroups take them (inc 232) runs to completion.
+//   - TMA multicast to 2- and 4-CTA clusters (cluster launch): each CTA loads one slice and every
+//     CTA of the cluster receives all slices (the last cluster's tile hangs over the tensor's edge),
+//     and each CTA's cluster registers are as its launch says.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -303,6 +307,115 @@ TEST(ArchSm90Registers, WarpgroupsTradeRegistersAndRunToCompletion) {
   STRATA_CUDA_CHECK(cudaDeviceSynchronize());
   const auto out = d_out.download();
   for (int t = 0; t < 384; ++t) EXPECT_EQ(out[t], t < 128 ? 40u : 232u + uint32_t(t / 128)) << "thread " << t;
+}
+
+// ------------------------------------------------------------------------------------------------
+// TMA multicast
+// ------------------------------------------------------------------------------------------------
+
+constexpr int kSliceRows = 8, kSliceCols = 32;  // one CTA's slice: 8 rows of 32 floats (1 KiB)
+using SliceBox = Layout<Shape<Int<kSliceCols>, Int<kSliceRows>>>;
+
+// Cluster c loads the tile of ClusterSize slices starting at row c * ClusterSize * kSliceRows: CTA r
+// of the cluster loads slice r and multicasts it to every CTA of the cluster, so each receives the
+// whole tile; its barrier expects all of it. `info` gets each CTA's cluster registers.
+template <int ClusterSize>
+__global__ void tma_multicast_kernel(const __grid_constant__ CUtensorMap map, float* out, uint32_t* info) {
+  constexpr int slice = kSliceRows * kSliceCols;
+  __shared__ alignas(1024) float tile[ClusterSize * slice];
+  __shared__ uint64_t bar;
+  const uint32_t rank = arch::cluster_cta_rank();
+  auto* bytes = reinterpret_cast<unsigned char*>(tile);
+  for (int i = threadIdx.x; i < int(sizeof(tile)); i += blockDim.x) bytes[i] = 0xEE;  // poison
+  if (threadIdx.x == 0) {
+    arch::mbarrier_init(&bar, 1);
+    arch::fence_mbarrier_init();
+  }
+  arch::fence_proxy_async_shared();
+  arch::cluster_sync();  // every CTA's barrier and poison are in place before any multicast lands
+  if (threadIdx.x == 0) {
+    arch::mbarrier_arrive_expect_tx(&bar, uint32_t(sizeof(tile)));
+    const int row = int(arch::cluster_id().x) * ClusterSize * kSliceRows + int(rank) * kSliceRows;
+    arch::tma_load_multicast(&map, &bar, uint16_t((1u << ClusterSize) - 1), tile + rank * slice, 0, row);
+  }
+  arch::mbarrier_wait_parity(&bar, 0);
+  for (int i = threadIdx.x; i < ClusterSize * slice; i += blockDim.x) out[blockIdx.x * ClusterSize * slice + i] = tile[i];
+  if (threadIdx.x == 0) {
+    uint32_t* mine = info + 6 * blockIdx.x;
+    mine[0] = rank;
+    mine[1] = arch::cluster_num_ctas();
+    mine[2] = arch::cluster_cta_id().x;
+    mine[3] = arch::cluster_shape().x;
+    mine[4] = arch::cluster_id().x;
+    mine[5] = arch::cluster_shape().y * arch::cluster_shape().z;
+  }
+  arch::cluster_sync();  // no CTA leaves while a peer's multicast may still target its shared memory
+}
+
+template <int ClusterSize>
+void check_multicast(uint32_t seed) {
+  constexpr int clusters = 3, slice = kSliceRows * kSliceCols, tile = ClusterSize * slice;
+  const long long rows = clusters * ClusterSize * kSliceRows - 5;  // the last tile hangs over the edge
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> value(1.0f, 2.0f);  // never zero, never the poison pattern
+  std::vector<float> global(size_t(rows) * kSliceCols);
+  for (float& v : global) v = value(rng);
+  DeviceBuffer<float> d_global(global);
+  CUtensorMap map;
+  const auto layout = make_layout(make_shape(kSliceCols, rows), make_stride(_1{}, kSliceCols));
+  const Status s = make_tma_descriptor(map, d_global.get(), layout, SliceBox{});
+  ASSERT_TRUE(s.ok()) << s.message();
+  const int ctas = clusters * ClusterSize;
+  DeviceBuffer<float> d_out(size_t(ctas) * tile);
+  DeviceBuffer<uint32_t> d_info(size_t(ctas) * 6);
+  d_out.fill_bytes(0);
+  d_info.fill_bytes(0xFF);
+
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(ctas);
+  config.blockDim = dim3(128);
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = ClusterSize;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  STRATA_CUDA_CHECK(cudaLaunchKernelEx(&config, tma_multicast_kernel<ClusterSize>, map, d_out.get(), d_info.get()));
+  STRATA_CUDA_CHECK(cudaDeviceSynchronize());
+
+  const auto out = d_out.download();
+  const auto info = d_info.download();
+  for (int b = 0; b < ctas; ++b) {
+    SCOPED_TRACE("CTA " + std::to_string(b));
+    const uint32_t* mine = info.data() + 6 * b;
+    EXPECT_EQ(mine[0], uint32_t(b % ClusterSize)) << "%cluster_ctarank";
+    EXPECT_EQ(mine[1], uint32_t(ClusterSize)) << "%cluster_nctarank";
+    EXPECT_EQ(mine[2], uint32_t(b % ClusterSize)) << "%cluster_ctaid.x";
+    EXPECT_EQ(mine[3], uint32_t(ClusterSize)) << "%cluster_nctaid.x";
+    EXPECT_EQ(mine[4], uint32_t(b / ClusterSize)) << "%clusterid.x";
+    EXPECT_EQ(mine[5], 1u) << "%cluster_nctaid.y * .z";
+    const long long row0 = (b / ClusterSize) * ClusterSize * kSliceRows;
+    int wrong = 0;
+    for (int i = 0; i < tile; ++i) {
+      const long long row = row0 + i / kSliceCols;  // rows past the tensor arrive as zeros
+      const float expected = row < rows ? global[size_t(row * kSliceCols + i % kSliceCols)] : 0.0f;
+      wrong += std::memcmp(&out[size_t(b) * tile + i], &expected, sizeof(float)) != 0;
+    }
+    EXPECT_EQ(wrong, 0) << "wrong elements of the multicast tile";
+  }
+}
+
+TEST(TmaMulticast, TwoCtaClusterEveryCtaReceivesEverySlice) {
+  STRATA_REQUIRE_SM_EXACT(9, 0);
+  if (!cluster_launch_supported()) GTEST_SKIP() << "the device does not support cluster launch";
+  check_multicast<2>(41);
+}
+
+TEST(TmaMulticast, FourCtaClusterEveryCtaReceivesEverySlice) {
+  STRATA_REQUIRE_SM_EXACT(9, 0);
+  if (!cluster_launch_supported()) GTEST_SKIP() << "the device does not support cluster launch";
+  check_multicast<4>(42);
 }
 
 }  // namespace

@@ -13,9 +13,8 @@
 //   - stores that hang over the edges: exactly the in-bounds part is written (in the contiguous
 //     dimension up to the next 16 bytes: the H200 clips rows at that granularity), every other global
 //     element (padding between rows, guard cells past the end) keeps its guard value; the second
-//     store reuses the shared box after bulk_wait_group_read;
-//   - multicast to 2- and 4-CTA clusters (cluster launch): each CTA loads one slice and every CTA
-//     of the cluster receives all slices.
+//     store reuses the shared box after bulk_wait_group_read.
+// Multicast to clusters is tested in arch_sm90_test.cu.
 // Global data is fresh random values that are never zero and never the poison pattern.
 #include <gtest/gtest.h>
 
@@ -499,119 +498,6 @@ TEST(TmaStore, TmaStoreAtomWritesTheInBoundsPart) {
   int wrong = 0;
   for (size_t i = 0; i < got.size(); ++i) wrong += bits_of(got[i]) != bits_of(expected[i]);
   EXPECT_EQ(wrong, 0) << "wrong global elements";
-}
-
-// ------------------------------------------------------------------------------------------------
-// Multicast
-// ------------------------------------------------------------------------------------------------
-
-constexpr int kSliceRows = 8, kSliceCols = 32;  // one CTA's slice: 8 rows of 32 floats (1 KiB)
-using SliceBox = Layout<Shape<Int<kSliceCols>, Int<kSliceRows>>>;
-
-// Cluster c loads the tile of ClusterSize slices starting at row c * ClusterSize * kSliceRows: CTA r
-// of the cluster loads slice r and multicasts it to every CTA of the cluster, so each receives the
-// whole tile; its barrier expects all of it. `info` gets each CTA's cluster registers.
-template <int ClusterSize>
-__global__ void tma_multicast_kernel(const __grid_constant__ CUtensorMap map, float* out, uint32_t* info) {
-  constexpr int slice = kSliceRows * kSliceCols;
-  __shared__ alignas(1024) float tile[ClusterSize * slice];
-  __shared__ uint64_t bar;
-  const uint32_t rank = arch::cluster_cta_rank();
-  auto* bytes = reinterpret_cast<unsigned char*>(tile);
-  for (int i = threadIdx.x; i < int(sizeof(tile)); i += blockDim.x) bytes[i] = kPoison;
-  if (threadIdx.x == 0) {
-    arch::mbarrier_init(&bar, 1);
-    arch::fence_mbarrier_init();
-  }
-  arch::fence_proxy_async_shared();
-  arch::cluster_sync();  // every CTA's barrier and poison are in place before any multicast lands
-  if (threadIdx.x == 0) {
-    arch::mbarrier_arrive_expect_tx(&bar, uint32_t(sizeof(tile)));
-    const int row = int(arch::cluster_id().x) * ClusterSize * kSliceRows + int(rank) * kSliceRows;
-    arch::tma_load_multicast(&map, &bar, uint16_t((1u << ClusterSize) - 1), tile + rank * slice, 0, row);
-  }
-  arch::mbarrier_wait_parity(&bar, 0);
-  for (int i = threadIdx.x; i < ClusterSize * slice; i += blockDim.x) out[blockIdx.x * ClusterSize * slice + i] = tile[i];
-  if (threadIdx.x == 0) {
-    uint32_t* mine = info + 6 * blockIdx.x;
-    mine[0] = rank;
-    mine[1] = arch::cluster_num_ctas();
-    mine[2] = arch::cluster_cta_id().x;
-    mine[3] = arch::cluster_shape().x;
-    mine[4] = arch::cluster_id().x;
-    mine[5] = arch::cluster_shape().y * arch::cluster_shape().z;
-  }
-  arch::cluster_sync();  // no CTA leaves while a peer's multicast may still target its shared memory
-}
-
-template <int ClusterSize>
-void check_multicast(uint32_t seed) {
-  constexpr int clusters = 3, slice = kSliceRows * kSliceCols, tile = ClusterSize * slice;
-  const long long rows = clusters * ClusterSize * kSliceRows - 5;  // the last tile hangs over the edge
-  std::mt19937 rng(seed);
-  GlobalTensor<float, 2> g({kSliceCols, rows}, {1, kSliceCols});
-  g.fill_random(rng);
-  DeviceBuffer<float> d_global(g.host);
-  CUtensorMap map;
-  const Status s = make_tma_descriptor(map, d_global.get(), g.layout(), SliceBox{});
-  ASSERT_TRUE(s.ok()) << s.message();
-  const int ctas = clusters * ClusterSize;
-  DeviceBuffer<float> d_out(size_t(ctas) * tile);
-  DeviceBuffer<uint32_t> d_info(size_t(ctas) * 6);
-  d_out.fill_bytes(0);
-  d_info.fill_bytes(0xFF);
-
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(ctas);
-  config.blockDim = dim3(128);
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = ClusterSize;
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  STRATA_CUDA_CHECK(cudaLaunchKernelEx(&config, tma_multicast_kernel<ClusterSize>, map, d_out.get(), d_info.get()));
-  STRATA_CUDA_CHECK(cudaDeviceSynchronize());
-
-  const auto out = d_out.download();
-  const auto info = d_info.download();
-  for (int b = 0; b < ctas; ++b) {
-    SCOPED_TRACE("CTA " + std::to_string(b));
-    const uint32_t* mine = info.data() + 6 * b;
-    EXPECT_EQ(mine[0], uint32_t(b % ClusterSize)) << "%cluster_ctarank";
-    EXPECT_EQ(mine[1], uint32_t(ClusterSize)) << "%cluster_nctarank";
-    EXPECT_EQ(mine[2], uint32_t(b % ClusterSize)) << "%cluster_ctaid.x";
-    EXPECT_EQ(mine[3], uint32_t(ClusterSize)) << "%cluster_nctaid.x";
-    EXPECT_EQ(mine[4], uint32_t(b / ClusterSize)) << "%clusterid.x";
-    EXPECT_EQ(mine[5], 1u) << "%cluster_nctaid.y * .z";
-    const long long row0 = (b / ClusterSize) * ClusterSize * kSliceRows;
-    int wrong = 0;
-    for (int i = 0; i < tile; ++i) {
-      const std::array<long long, 2> e{i % kSliceCols, row0 + i / kSliceCols};
-      const float expected = g.inside(e) ? g.host[g.offset(e)] : 0.0f;
-      wrong += bits_of(out[size_t(b) * tile + i]) != bits_of(expected);
-    }
-    EXPECT_EQ(wrong, 0) << "wrong elements of the multicast tile";
-  }
-}
-
-bool cluster_launch_supported() {
-  int device = 0, supported = 0;
-  return cudaGetDevice(&device) == cudaSuccess &&
-         cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, device) == cudaSuccess && supported != 0;
-}
-
-TEST(TmaMulticast, TwoCtaClusterEveryCtaReceivesEverySlice) {
-  STRATA_REQUIRE_SM_EXACT(9, 0);
-  if (!cluster_launch_supported()) GTEST_SKIP() << "the device does not support cluster launch";
-  check_multicast<2>(41);
-}
-
-TEST(TmaMulticast, FourCtaClusterEveryCtaReceivesEverySlice) {
-  STRATA_REQUIRE_SM_EXACT(9, 0);
-  if (!cluster_launch_supported()) GTEST_SKIP() << "the device does not support cluster launch";
-  check_multicast<4>(42);
 }
 
 }  // namespace
