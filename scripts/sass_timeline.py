@@ -24,40 +24,22 @@ INSTR = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.
 FUNC = re.compile(r"^\s*Function\s*:\s*(\S+)")
 
 
-def token(op, rest, addr, targets):
-    if op.startswith("HGMMA"):
-        return "H"
+# Opcode prefixes and their tokens, first match wins (STSM before STS).
+PREFIXES = [
+    ("HGMMA", "H"), ("WARPGROUP.ARRIVE", "A"), ("F2FP", "F"), ("STSM", "M"), ("STS", "S"), ("LDS", "s"),
+    ("STG", "G"), ("LDG", "g"), ("UTMA", "T"), ("UBLKCP", "T"), ("SYNCS", "Y"), ("BAR", "B"),
+    ("LDL", "L"), ("STL", "L"), ("SETMAXNREG", "R"), ("USETMAXREG", "R"),
+]
+
+
+def token(op, rest, addr):
     if op.startswith("WARPGROUP.DEPBAR"):
         m = re.search(r"gsb0\s*,\s*(0x[0-9a-f]+|\d+)", rest)
         return "W" + (str(int(m.group(1), 0)) if m else "?")
-    if op.startswith("WARPGROUP.ARRIVE"):
-        return "A"
-    if op.startswith("F2FP"):
-        return "F"
-    if op.startswith("STSM"):
-        return "M"
-    if op.startswith("STS"):
-        return "S"
-    if op.startswith("LDS"):
-        return "s"
-    if op.startswith("STG"):
-        return "G"
-    if op.startswith("LDG"):
-        return "g"
-    if op.startswith("UTMA") or op.startswith("UBLKCP"):
-        return "T"
-    if op.startswith("SYNCS"):
-        return "Y"
-    if op.startswith("BAR"):
-        return "B"
-    if op.startswith("LDL") or op.startswith("STL"):
-        return "L"
-    if op.startswith("SETMAXNREG") or op.startswith("USETMAXREG"):
-        return "R"
     if op == "BRA":
         m = re.search(r"0x([0-9a-f]+)", rest)
         return "J^" if m and int(m.group(1), 16) <= addr else "J"
-    return None
+    return next((t for prefix, t in PREFIXES if op.startswith(prefix)), None)
 
 
 def condense(tokens):
@@ -96,7 +78,7 @@ def main():
             continue
         m = INSTR.search(line)
         if m and name is not None:
-            t = token(m.group(2), m.group(3), int(m.group(1), 16), None)
+            t = token(m.group(2), m.group(3), int(m.group(1), 16))
             if t:
                 tokens.append(t)
     if name is not None:
