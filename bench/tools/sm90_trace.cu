@@ -10,7 +10,9 @@
 //     next;
 //   - with whole tiles, the later mainloops' MACs per cycle against the SM's dense 16-bit wgmma
 //     peak of 2048 (4096 FLOP per cycle: NVIDIA's 989 TFLOP/s for 132 SMs at 1.83 GHz), and each
-//     warpgroup's share of its time spent in mainloops.
+//     warpgroup's share of its time spent in mainloops;
+//   - the automatic serial plan once more with its CTAs launched in clusters of two they do not use
+//     (detail::study_cluster): what placement alone does to the mainloops.
 // Stamps are clock64 (per SM), so only differences within a CTA mean anything.
 //
 //   scripts/trace-sm90.sh [m,n,k ...]     (default: 4096^3, 16384 x 14336 x 4096, 8192^3, 128 x 8192^2)
@@ -84,6 +86,7 @@ struct Variant {
   strata::Schedule schedule;
   int split_k;
   strata::SplitKMode mode = strata::SplitKMode::automatic;  // serial: split K through the workspace, never in K pairs
+  int placement = 1;  // > 1: a plan of single CTAs launched in clusters of this many (detail::study_cluster)
 };
 
 // Mean of the values added, or -1 when none were.
@@ -101,6 +104,10 @@ void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
   x.split_k_mode = v.mode;
   strata::bench::DeviceArray<char> ws(int64_t(std::max<size_t>(Auto::workspace_size(x), 16)));
   Auto gemm;
+  strata::detail::study_cluster = v.placement;
+  struct Restore {
+    ~Restore() { strata::detail::study_cluster = 1; }
+  } restore;
   if (strata::Status s = gemm.initialize(x, ws.ptr, size_t(ws.count)); !s) {
     std::printf("  %-12s refused: %s\n", v.name, s.message().c_str());
     return;
@@ -206,6 +213,9 @@ int main(int argc, char** argv) try {
       {"whole tiles", strata::Schedule::tiles, 1},
       {"Stream-K", strata::Schedule::stream_k, 1},
       {"split-K 2", strata::Schedule::tiles, 2},
+      // The serial plan's CTAs placed in clusters of two that they do not use (where the grid is
+      // even): does co-scheduling alone slow the mainloops, as K pairs on the small tile did?
+      {"serial, CTAs in clusters of 2", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 2},
   };
   for (auto const& s : shapes) {
     const int m = s[0], n = s[1], k = s[2];

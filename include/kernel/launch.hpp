@@ -74,6 +74,16 @@ inline int wave_of(const void* kernel, int threads, int smem_bytes) {
   return sm_count() * per_sm;
 }
 
+// Placement study knob (bench/tools/sm90_trace.cu sets it; 1, as asked, unless set): a launch of a
+// kernel that asks for no cluster goes out in clusters of `study_cluster` CTAs where that divides
+// the grid and all of them fit on the GPU at once (a persistent kernel's CTAs wait for each
+// other's partial sums). The kernel does not use them; only where the GPU places its CTAs moves. A
+// variable, not a macro: every translation unit must agree on what LaunchAttributes does.
+inline int study_cluster = 1;
+
+template <class... Params>
+int resident_clusters_of(void (*kernel)(Params...), int threads, int smem_bytes, int cluster_size);
+
 // The attributes of a cudaLaunchKernelEx launch: a cluster of `cluster_size` CTAs along x (when
 // more than one) and programmatic stream serialization (when `programmatic`). apply() points the
 // config at this object's array, so it must outlive the launch call.
@@ -81,13 +91,7 @@ struct LaunchAttributes {
   cudaLaunchAttribute list[2]{};
   unsigned count = 0;
   LaunchAttributes(int cluster_size, bool programmatic) {
-    if (cluster_size > 1) {
-      list[count].id = cudaLaunchAttributeClusterDimension;
-      list[count].val.clusterDim.x = unsigned(cluster_size);
-      list[count].val.clusterDim.y = 1;
-      list[count].val.clusterDim.z = 1;
-      ++count;
-    }
+    if (cluster_size > 1) add_cluster(unsigned(cluster_size));
     if (programmatic) {
       list[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
       list[count].val.programmaticStreamSerializationAllowed = 1;
@@ -97,6 +101,27 @@ struct LaunchAttributes {
   void apply(cudaLaunchConfig_t& config) {
     config.attrs = list;
     config.numAttrs = count;
+  }
+  // The same for a launch of `kernel` (grid, block and shared memory already in `config`), which
+  // the placement knob may put in clusters.
+  template <class... Params>
+  void apply(cudaLaunchConfig_t& config, void (*kernel)(Params...)) {
+    const bool clustered = count > 0 && list[0].id == cudaLaunchAttributeClusterDimension;
+    const unsigned study = unsigned(study_cluster > 1 ? study_cluster : 1);
+    if (!clustered && study > 1 && config.gridDim.x % study == 0 &&
+        unsigned(resident_clusters_of(kernel, int(config.blockDim.x), int(config.dynamicSmemBytes), int(study))) *
+                study >= config.gridDim.x)
+      add_cluster(study);
+    apply(config);
+  }
+
+ private:
+  void add_cluster(unsigned size) {
+    list[count].id = cudaLaunchAttributeClusterDimension;
+    list[count].val.clusterDim.x = size;
+    list[count].val.clusterDim.y = 1;
+    list[count].val.clusterDim.z = 1;
+    ++count;
   }
 };
 

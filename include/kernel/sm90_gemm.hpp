@@ -478,7 +478,7 @@ struct Sm90GemmKernel {
     config.dynamicSmemBytes = size_t(smem_bytes);
     config.stream = stream;
     detail::LaunchAttributes attributes(p.plan.ctas_per_cluster(kClusterSize), options.programmatic_dependent_launch);
-    attributes.apply(config);
+    attributes.apply(config, kernel);
     Params q = p;
     q.early_operands = options.programmatic_dependent_launch
                            ? (options.a_independent ? Mainloop::kLoadA : 0u) | (options.b_independent ? Mainloop::kLoadB : 0u)
