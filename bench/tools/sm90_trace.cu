@@ -173,6 +173,11 @@ void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
   const double flops = 2.0 * m * n * k;
   std::printf("  %-12s %8.1f us, %6.1f TFLOP/s; %s; %d warpgroups traced, up to %d units each\n", v.name, us,
               flops / us / 1e6, gemm.name().c_str(), traced, most_units);
+  if (v.placement > 1)
+    std::printf("  %-12s   %s\n", "",
+                strata::detail::study_cluster_used > 1 ? "placed in clusters as asked"
+                                                       : "NOT placed in clusters (a clustered plan, an odd grid, or "
+                                                         "clusters that would not all fit at once): as the row above");
   auto phases = [](const char* what, Phases const& p) {
     std::printf("  %-12s   %s (%ld): mainloop %.0f", "", what, p.mainloop.count, p.mainloop.get());
     if (p.epilogue.count) std::printf(", fixup %.0f, epilogue %.0f", p.fixup.get(), p.epilogue.get());

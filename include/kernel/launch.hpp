@@ -80,6 +80,7 @@ inline int wave_of(const void* kernel, int threads, int smem_bytes) {
 // other's partial sums). The kernel does not use them; only where the GPU places its CTAs moves. A
 // variable, not a macro: every translation unit must agree on what LaunchAttributes does.
 inline int study_cluster = 1;
+inline int study_cluster_used = 1;  // while the knob is set: the last launch's cluster size by it (1: none)
 
 template <class... Params>
 int resident_clusters_of(void (*kernel)(Params...), int threads, int smem_bytes, int cluster_size);
@@ -110,8 +111,12 @@ struct LaunchAttributes {
     const unsigned study = unsigned(study_cluster > 1 ? study_cluster : 1);
     if (!clustered && study > 1 && config.gridDim.x % study == 0 &&
         unsigned(resident_clusters_of(kernel, int(config.blockDim.x), int(config.dynamicSmemBytes), int(study))) *
-                study >= config.gridDim.x)
+                study >= config.gridDim.x) {
       add_cluster(study);
+      study_cluster_used = int(study);
+    } else if (study > 1) {
+      study_cluster_used = 1;
+    }
     apply(config);
   }
 

@@ -60,7 +60,9 @@ TEST(LaunchAttributes, StudyKnobPlacesUnclusteredLaunchesInClustersWhereTheGridA
   EXPECT_EQ(applied(1, true, 7), std::make_pair(0u, true));
   const unsigned fit = unsigned(strata::detail::sm_count() / 2 * 2);
   EXPECT_EQ(applied(1, false, fit), std::make_pair(2u, false));
+  EXPECT_EQ(strata::detail::study_cluster_used, 2) << "the knob says what it did";
   EXPECT_EQ(applied(1, false, fit + 2), std::make_pair(0u, false)) << "clusters that do not all fit at once";
+  EXPECT_EQ(strata::detail::study_cluster_used, 1);
   EXPECT_EQ(applied(4, true, 130), std::make_pair(4u, true)) << "the knob never changes an asked cluster";
 }
 }  // namespace
