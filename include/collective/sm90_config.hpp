@@ -22,6 +22,14 @@ namespace strata {
 //                other runs its epilogue, their turns at the tensor cores ordered by a barrier
 enum class Sm90Schedule { cooperative, pingpong };
 
+// How a Hopper kernel's output leaves it. tma: stmatrix into swizzled staging, asynchronous TMA
+// stores (D's pointer, ldd and batch stride 16-byte aligned, refused otherwise). plain: each
+// thread stores its elements (any element-aligned D). plain_transposed: the transpose, for a
+// caller that swapped the operands to compute D^T = B^T · A^T: element (i, j) of the kernel's
+// m × n result goes to D[j · ldd + i] (16-bit D with aligned rows through shared memory), C is
+// read from the same place, and the functor sees (j, i), the caller's coordinates.
+enum class Sm90Store { tma, plain, plain_transposed };
+
 // Sm90GemmConfig: the static shape of a Hopper warp-specialized GEMM.
 //   T: element type of A and B: half or bfloat16 (any majorness), or float (tf32 products,
 //     K-major only: row-major A, column-major B); accumulated in fp32

@@ -285,8 +285,8 @@ inline constexpr bool sm90_tiles_cover =
 //           tf32 keeps Large), from kSm90HugeMinWaves waves of large tiles.
 // Decode and DecodeWide split K in K pairs where their split-K plan allows (one unit per cluster of
 // two CTAs, an even number of splits): the halves add up through distributed shared memory instead
-// of the workspace (kernel/sm90_pair_sums.hpp). Small keeps the workspace: its mainloops ran
-// 10-16 % longer in pairs (bench/RESULTS.md, twenty-ninth session).
+// of the workspace (kernel/sm90_pair_sums.hpp). Small keeps the workspace: its mainloops ran longer
+// in pairs (bench/RESULTS.md).
 // Stage counts are the most each takes (192-200 KB of operands): Sm90AutoGemm runs a configuration
 // with fewer where the epilogue's staging for TD leaves less of the 227 KB. BK is 64 for half and
 // bfloat16, 32 for float (tf32), twice that for the decode tiles.

@@ -1,15 +1,33 @@
 // Strata floor 4: the Hopper kernel's own rules for its operands and outputs (can_implement in
-// kernel/sm90_gemm.hpp): TMA's alignment and extent rules for A and B, element alignment and
-// extent for what plain stores write. Each refusal names the operand and the rule it breaks.
+// kernel/sm90_gemm.hpp): the work splits it takes, TMA's alignment and extent rules for A and B,
+// element alignment and extent for what plain stores write. Each refusal names the operand or
+// field and the rule it breaks.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "../atom/tma.hpp"
+#include "gemm_arguments.hpp"
 #include "status.hpp"
 
 namespace strata::detail {
+
+// The work splits the Hopper kernel takes: serial split-K or Stream-K, not both, and Stream-K only
+// without clusters (a cluster's CTAs walk the same K ranges; split-K takes clusters).
+template <class Args>
+Status sm90_check_work_split(Args const& a, int cluster_size) {
+  if (a.split_k < 0) return {StatusCode::invalid_problem, "split_k must not be negative"};
+  if (a.split_k > 1 && a.schedule == Schedule::stream_k)
+    return {StatusCode::invalid_problem, "split_k > 1 and the Stream-K schedule exclude each other"};
+  if (a.split_k > 1 && a.split_k_mode == SplitKMode::parallel)
+    return {StatusCode::unsupported, "the Hopper kernel adds split-K partial tiles inside the GEMM (serial); "
+                                     "SplitKMode::parallel is not supported"};
+  if (cluster_size > 1 && a.schedule == Schedule::stream_k)
+    return {StatusCode::unsupported, "Stream-K needs a configuration without clusters (ClusterM = ClusterN = 1): "
+                                     "a cluster's CTAs walk the same K ranges; split-K takes clusters"};
+  return Status::success();
+}
 
 // Batches an operand's TMA tensor has: one when every batch reads the same matrix (stride 0).
 inline int sm90_operand_batches(int batches, int64_t batch_stride) { return batch_stride == 0 ? 1 : batches; }

@@ -60,14 +60,6 @@ static __global__ void __launch_bounds__(Kernel::kThreads, 1)
 #endif
 }
 
-// How a Hopper kernel's output leaves it. tma: stmatrix into swizzled staging, asynchronous TMA
-// stores (D's pointer, ldd and batch stride 16-byte aligned, refused otherwise). plain: each
-// thread stores its elements (any element-aligned D). plain_transposed: the transpose, for a
-// caller that swapped the operands to compute D^T = B^T · A^T: element (i, j) of the kernel's
-// m × n result goes to D[j · ldd + i] (16-bit D with aligned rows through shared memory), C is
-// read from the same place, and the functor sees (j, i), the caller's coordinates.
-enum class Sm90Store { tma, plain, plain_transposed };
-
 template <class Config_, class TD, class Functor_, Sm90Store Store = Sm90Store::tma>
 struct Sm90GemmKernel {
   using Config = Config_;
@@ -344,15 +336,7 @@ struct Sm90GemmKernel {
 
   static Status can_implement(Arguments const& a) {
     if (Status s = detail::check_problem_shape(a); !s) return s;
-    if (a.split_k < 0) return {StatusCode::invalid_problem, "split_k must not be negative"};
-    if (a.split_k > 1 && a.schedule == Schedule::stream_k)
-      return {StatusCode::invalid_problem, "split_k > 1 and the Stream-K schedule exclude each other"};
-    if (a.split_k > 1 && a.split_k_mode == SplitKMode::parallel)
-      return {StatusCode::unsupported, "the Hopper kernel adds split-K partial tiles inside the GEMM (serial); "
-                                       "SplitKMode::parallel is not supported"};
-    if (kClusterSize > 1 && a.schedule == Schedule::stream_k)
-      return {StatusCode::unsupported, "Stream-K needs a configuration without clusters (ClusterM = ClusterN = 1): "
-                                       "a cluster's CTAs walk the same K ranges; split-K takes clusters"};
+    if (Status s = detail::sm90_check_work_split(a, kClusterSize); !s) return s;
     if (a.m == 0 || a.n == 0) return Status::success();
     if (a.D == nullptr) return {StatusCode::null_pointer, "D is null"};
     if (a.k > 0) {
