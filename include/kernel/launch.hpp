@@ -104,19 +104,25 @@ struct LaunchAttributes {
     config.numAttrs = count;
   }
   // The same for a launch of `kernel` (grid, block and shared memory already in `config`), which
-  // the placement knob may put in clusters.
+  // the placement knob may put in clusters. How many fit is asked once per kernel and knob value
+  // (a kernel's block and shared memory are fixed), not on every launch a benchmark times.
   template <class... Params>
   void apply(cudaLaunchConfig_t& config, void (*kernel)(Params...)) {
     const bool clustered = count > 0 && list[0].id == cudaLaunchAttributeClusterDimension;
-    const unsigned study = unsigned(study_cluster > 1 ? study_cluster : 1);
-    if (!clustered && study > 1 && config.gridDim.x % study == 0 &&
-        unsigned(resident_clusters_of(kernel, int(config.blockDim.x), int(config.dynamicSmemBytes), int(study))) *
-                study >= config.gridDim.x) {
-      add_cluster(study);
-      study_cluster_used = int(study);
-    } else if (study > 1) {
-      study_cluster_used = 1;
+    if (study_cluster <= 1) return apply(config);
+    const unsigned study = unsigned(study_cluster);
+    bool placed = false;
+    if (!clustered && config.gridDim.x % study == 0) {
+      static void (*asked_kernel)(Params...) = nullptr;
+      static int asked_study = 0, resident = 0;
+      if (asked_kernel != kernel || asked_study != study_cluster) {
+        resident = resident_clusters_of(kernel, int(config.blockDim.x), int(config.dynamicSmemBytes), study_cluster);
+        asked_kernel = kernel, asked_study = study_cluster;
+      }
+      placed = unsigned(resident) * study >= config.gridDim.x;
     }
+    if (placed) add_cluster(study);
+    study_cluster_used = placed ? study_cluster : 1;
     apply(config);
   }
 
