@@ -8,7 +8,8 @@
 //     dependent launch, the weights declared independent with it);
 //   large shapes: TFLOP/s.
 // Decode shapes also time the dispatch with split K through the workspace (SplitKMode::serial)
-// against its default, where the Hopper tiles add K halves in pairs: pairs_gain, strm_pairs_gain.
+// against its default, where the Hopper tiles add K halves in pairs: pairs_gain, strm_pairs_gain;
+// and with equal K splits against the default's lead of the last split: lead_gain, strm_lead_gain.
 // Every run rewrites a chart of the ratios (SVG): STRATA_CHART=<path>, default
 // auto_gemm_bench_allarch.svg in the working directory.
 //
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include <kernel/auto_gemm.hpp>
+#include <kernel/sm90_work.hpp>
 
 #include "chart_svg.hpp"
 #include "gemm_bench.cuh"
@@ -92,29 +94,41 @@ void bench_shape(benchmark::State& state, Shape shape) {
     runner.options = {};
     streamed_cublas = streamed_ms(cublas);
   }
-  // The same dispatch with split K through the workspace (SplitKMode::serial) instead of the
-  // Hopper tiles' K pairs: what the pairs gain, one launch (interleaved) and streamed with PDL. A
-  // shape that runs no pairs times the same kernel twice: its gain is the noise.
-  double pairs_gain = 0, streamed_pairs_gain = 0;
+  // The same dispatch prepared another way (`how` sets up its runner, `undo` follows its prepare),
+  // checked, then timed against the default: its time over the default's, one launch
+  // (interleaved) and streamed with PDL. False (the benchmark skipped) where it was refused or wrong.
+  struct Gain {
+    double one = 0, streamed = 0;
+  };
+  const auto gain_of = [&](const char* what, auto how, auto undo, Gain& gain) {
+    StrataRunner<Auto, T, T> other;
+    how(other);
+    const bool prepared = other.prepare(m, n, k, a, b, d.ptr, why);
+    undo();
+    std::string wrong = prepared ? differs_from_cublas(other, cublas, d.ptr, d_ref.ptr, int64_t(m) * n, sets, 1.0 / 128)
+                                 : "strata refused: " + why;
+    if (!wrong.empty()) {
+      g_wrong_results = g_wrong_results || prepared;
+      state.SkipWithError((wrong + " (" + what + ")").c_str());
+      return false;
+    }
+    const auto launch = [&](int i) { other.launch(i); };
+    const std::vector<double> both = median_ms_interleaved({strata, launch});
+    gain.one = both[1] / both[0];
+    other.options.programmatic_dependent_launch = true;
+    other.options.b_independent = true;
+    gain.streamed = streamed_ms(launch) / streamed_pdl;
+    return true;
+  };
+  // Split K through the workspace (SplitKMode::serial) instead of the Hopper tiles' K pairs
+  // (pairs_gain), and equal K splits instead of the last split's lead (lead_gain, Sm90WorkPlan's
+  // lead). A shape that runs neither times the same kernel twice: its gain is the noise.
+  Gain pairs, lead;
   if (shape.decode) {
-    StrataRunner<Auto, T, T> serial;
-    serial.split_k_mode = SplitKMode::serial;
-    if (!serial.prepare(m, n, k, a, b, d.ptr, why)) {
-      state.SkipWithError(("strata refused serial split-K: " + why).c_str());
-      return;
-    }
-    if (const std::string wrong = differs_from_cublas(serial, cublas, d.ptr, d_ref.ptr, int64_t(m) * n, sets, 1.0 / 128);
-        !wrong.empty()) {
-      g_wrong_results = true;
-      state.SkipWithError((wrong + " (serial split-K)").c_str());
-      return;
-    }
-    const auto through_workspace = [&](int i) { serial.launch(i); };
-    const std::vector<double> both = median_ms_interleaved({strata, through_workspace});
-    pairs_gain = both[1] / both[0];
-    serial.options.programmatic_dependent_launch = true;
-    serial.options.b_independent = true;
-    streamed_pairs_gain = streamed_ms(through_workspace) / streamed_pdl;
+    const auto nothing = [] {};
+    if (!gain_of("serial split-K", [](auto& r) { r.split_k_mode = SplitKMode::serial; }, nothing, pairs)) return;
+    const auto equal = [](auto&) { strata::detail::study_split_lead = 0; };
+    if (!gain_of("equal K splits", equal, [] { strata::detail::study_split_lead = kSm90SplitLead; }, lead)) return;
   }
   for (auto _ : state) state.SetIterationTime(one[0] / 1e3);
   const std::string kernel = runner.gemms[0].kernel_name();
@@ -130,8 +144,10 @@ void bench_shape(benchmark::State& state, Shape shape) {
     state.counters["strm_nopdl_TBps"] = bytes / streamed / 1e9;
     state.counters["strm_cublas_TBps"] = bytes / streamed_cublas / 1e9;
     state.counters["strm_ratio"] = streamed_cublas / streamed_pdl;
-    state.counters["pairs_gain"] = pairs_gain;
-    state.counters["strm_pairs_gain"] = streamed_pairs_gain;
+    state.counters["pairs_gain"] = pairs.one;
+    state.counters["strm_pairs_gain"] = pairs.streamed;
+    state.counters["lead_gain"] = lead.one;
+    state.counters["strm_lead_gain"] = lead.streamed;
     g_chart.push_back({shape.name(), kernel, {one[1] / one[0], streamed_cublas / streamed_pdl}});
   } else {
     state.counters["strata_TFLOPs"] = flops / one[0] / 1e9;

@@ -12,7 +12,8 @@
 //     peak of 2048 (4096 FLOP per cycle: NVIDIA's 989 TFLOP/s for 132 SMs at 1.83 GHz), and each
 //     warpgroup's share of its time spent in mainloops;
 //   - the automatic serial plan once more with its CTAs launched in clusters of two they do not use
-//     (detail::study_cluster): what placement alone does to the mainloops.
+//     (detail::study_cluster): what placement alone does to the mainloops;
+//   - the automatic serial plan with other leads of each tile's last K split (detail::study_split_lead).
 // Stamps are clock64 (per SM), so only differences within a CTA mean anything.
 //
 //   scripts/trace-sm90.sh [m,n,k ...]     (default: 4096^3, 16384 x 14336 x 4096, 8192^3, 128 x 8192^2)
@@ -87,6 +88,7 @@ struct Variant {
   int split_k;
   strata::SplitKMode mode = strata::SplitKMode::automatic;  // serial: split K through the workspace, never in K pairs
   int placement = 1;  // > 1: a plan of single CTAs launched in clusters of this many (detail::study_cluster)
+  int lead = strata::kSm90SplitLead;  // K tiles the last split of a split-K tile is longer (detail::study_split_lead)
 };
 
 // Mean of the values added, or -1 when none were.
@@ -105,8 +107,9 @@ void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
   strata::bench::DeviceArray<char> ws(int64_t(std::max<size_t>(Auto::workspace_size(x), 16)));
   Auto gemm;
   strata::detail::study_cluster = v.placement;
+  strata::detail::study_split_lead = v.lead;  // read by initialize, into the plan
   struct Restore {
-    ~Restore() { strata::detail::study_cluster = 1; }
+    ~Restore() { strata::detail::study_cluster = 1, strata::detail::study_split_lead = strata::kSm90SplitLead; }
   } restore;
   if (strata::Status s = gemm.initialize(x, ws.ptr, size_t(ws.count)); !s) {
     std::printf("  %-12s refused: %s\n", v.name, s.message().c_str());
@@ -221,6 +224,12 @@ int main(int argc, char** argv) try {
       // The serial plan's CTAs placed in clusters of two that they do not use (where the grid is
       // even): does co-scheduling alone slow the mainloops, as K pairs on the small tile did?
       {"serial, CTAs in clusters of 2", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 2},
+      // The automatic serial plan with other leads of each tile's last K split (the default is
+      // kSm90SplitLead): equal splits, and longer leads.
+      {"serial, lead 0", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 1, 0},
+      {"serial, lead 2", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 1, 2},
+      {"serial, lead 6", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 1, 6},
+      {"serial, lead 8", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 1, 8},
   };
   for (auto const& s : shapes) {
     const int m = s[0], n = s[1], k = s[2];

@@ -372,7 +372,7 @@ struct Sm90GemmKernel {
     const int tiles = int(cluster_tile_count(a) * a.batch_count), k_tiles = (a.k + BK - 1) / BK;
     const int ctas = tiles == 0 || k_tiles == 0 ? 0 : resident_clusters();
     const Sm90WorkPlan plan = Sm90WorkPlan::make(tiles, k_tiles, a.k, int(sizeof(ElementA)), ctas, a.schedule,
-                                                 a.split_k, kClusterSize > 1);
+                                                 a.split_k, kClusterSize > 1, detail::study_split_lead);
     if constexpr (kPairs) {
       if (a.split_k_mode != SplitKMode::serial && plan.kind == Sm90WorkKind::split_k)
         return plan.paired(resident_pairs());

@@ -2,7 +2,9 @@
 // Each unit's consumer warpgroup leaves its accumulators in its slot of the workspace, in register
 // order (value i of thread t at i × 128 + t: every store and load is coalesced), then counts itself
 // on the tile's counter; the unit that counts last adds the other units' slots to its own
-// registers and runs the epilogue; the others run none. Nothing waits for another CTA.
+// registers and runs the epilogue; the others run none. Nothing waits for another CTA. A split-K
+// tile's last split, which its lead makes end last, first looks whether the others have counted:
+// then it adds their sums without leaving its own.
 //
 // Workspace: one counter per (tile, warpgroup part), zero at the start of a launch (the last unit
 // of each tile sets it back to zero, so a prepared GEMM reruns without initializing), then the
@@ -64,21 +66,28 @@ struct Sm90PartialSums {
 
   // By the consumer warpgroup `wg` holding part `part` of unit w's tile, thread t of 128, in the
   // CTA of cluster rank `rank`: leaves acc in the unit's slot and counts it; true when this unit is
-  // the tile's last, its acc then the whole sum.
+  // the tile's last, its acc then the whole sum. The unit the plan expects to end last (its split's
+  // lead, Sm90WorkPlan::expected_last) looks first: when every other unit has counted, it adds their
+  // sums without leaving its own.
   template <class Accumulators>
   STRATA_DEVICE static bool finish(Workspace const& ws, Sm90WorkPlan const& plan, Sm90WorkUnit const& w, int rank,
                                    int part, int wg, int t, Accumulators& acc) {
-    float* mine = ws.slots + slot_offset(w.slot, rank, part);
-    STRATA_UNROLL
-    for (int mi = 0; mi < kMmaM; ++mi) {
-      STRATA_UNROLL
-      for (int i = 0; i < BN / 2; ++i) __stcg(mine + (mi * (BN / 2) + i) * 128 + t, acc[mi][i]);
-    }
-    __threadfence();  // this thread's partial sum before the count that publishes it
-    arch::named_barrier_sync(kBarrier + wg, 128);
     int* counter = ws.counters + counter_index(w.tile, rank, part);
-    const bool counted_last = t == 0 && atomicAdd(counter, 1) == w.segments - 1;
-    if (!arch::named_barrier_or(kBarrier + wg, 128, counted_last)) return false;
+    const bool others_in = plan.expected_last(w) &&
+                           arch::named_barrier_or(kBarrier + wg, 128,
+                                                  t == 0 && *static_cast<volatile int*>(counter) == w.segments - 1);
+    if (!others_in) {
+      float* mine = ws.slots + slot_offset(w.slot, rank, part);
+      STRATA_UNROLL
+      for (int mi = 0; mi < kMmaM; ++mi) {
+        STRATA_UNROLL
+        for (int i = 0; i < BN / 2; ++i) __stcg(mine + (mi * (BN / 2) + i) * 128 + t, acc[mi][i]);
+      }
+      __threadfence();  // this thread's partial sum before the count that publishes it
+      arch::named_barrier_sync(kBarrier + wg, 128);
+      const bool counted_last = t == 0 && atomicAdd(counter, 1) == w.segments - 1;
+      if (!arch::named_barrier_or(kBarrier + wg, 128, counted_last)) return false;
+    }
     __threadfence();  // the other units' partial sums after their counts
     for (int s = 0; s < w.segments; ++s) {
       const int slot = plan.peer_slot(w, s);

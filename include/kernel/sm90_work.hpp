@@ -4,7 +4,8 @@
 // they left in the workspace, and runs the epilogue. So no CTA ever waits for another.
 //
 //   tiles:    every tile one unit; CTA c takes tiles c, c + grid, ...
-//   split_k:  every tile `splits` units of near-equal K ranges; CTA c takes units c, c + grid, ...
+//   split_k:  every tile `splits` units of near-equal K ranges but the last, `lead` K tiles longer;
+//             CTA c takes units c, c + grid, ...
 //   stream_k: whole waves of tiles one unit each (as tiles), then the K iterations of the rest cut
 //             into one contiguous range per CTA (StreamKPartition): a CTA's range is a tail of a
 //             tile, whole tiles, and a head of a tile, each one unit
@@ -50,6 +51,22 @@ STRATA_HOST_DEVICE constexpr bool sm90_automatic_stream_k(long long tiles, int k
   return last_wave > 0 && 100 * last_wave <= 55LL * ctas;
 }
 
+// K tiles by which the last split of a split-K tile is longer than the others (Sm90WorkPlan::lead):
+// that split then ends last, after the others have left their partial sums, and adds them without
+// leaving its own (Sm90PartialSums::finish). At most half of an even share, so every split keeps
+// at least half of k_tiles / splits; 0 for a single split.
+inline constexpr int kSm90SplitLead = 4;
+STRATA_HOST_DEVICE constexpr int sm90_split_lead(int k_tiles, int splits, int asked) {
+  if (splits <= 1 || asked <= 0) return 0;
+  const int most = k_tiles / splits / 2;
+  return asked < most ? asked : most;
+}
+
+namespace detail {
+// Study knob (bench/tools/sm90_trace.cu varies it): the lead the Hopper kernel's split-K plans ask for.
+inline int study_split_lead = kSm90SplitLead;
+}  // namespace detail
+
 struct Sm90WorkUnit {
   int tile = 0;            // global tile index (over batches; the scheduler maps it to coordinates)
   int k_begin = 0;         // K tiles [k_begin, k_end) of it
@@ -69,6 +86,7 @@ struct Sm90WorkPlan {
   int total_tiles = 0;  // over all batches
   int k_tiles = 0;      // K tiles of a whole tile
   int splits = 1;       // split_k
+  int lead = 0;         // split_k: K tiles the last split is longer (sm90_split_lead)
   StreamKPartition stream_k{};
   // K pairs (kernel/sm90_pair_sums.hpp): the units are those of clusters of two CTAs, each CTA
   // taking one K half of its cluster's unit (k_range), at most one unit per cluster.
@@ -79,9 +97,11 @@ struct Sm90WorkPlan {
   // there is work): split-K or Stream-K when asked; automatically (split_k = 0 or
   // Schedule::automatic) split-K sized to one wave when the tiles are fewer than the CTAs
   // (sm90_automatic_splits), Stream-K where sm90_automatic_stream_k says so and the kernel has no
-  // clusters (whose CTAs walk the same K ranges), whole tiles otherwise.
+  // clusters (whose CTAs walk the same K ranges), whole tiles otherwise. A split-K plan's last
+  // split is `lead` K tiles longer (with_lead).
   STRATA_HOST_DEVICE static constexpr Sm90WorkPlan make(int tiles, int k_tiles, int k, int element_bytes, int ctas,
-                                                        Schedule schedule, int split_k, bool clusters) {
+                                                        Schedule schedule, int split_k, bool clusters,
+                                                        int lead = kSm90SplitLead) {
     Sm90WorkPlan plan;
     plan.total_tiles = tiles, plan.k_tiles = k_tiles;
     if (k_tiles == 0 || tiles == 0) return plan;
@@ -96,7 +116,20 @@ struct Sm90WorkPlan {
     plan.splits = splits < k_tiles ? splits : k_tiles;
     if (plan.splits > 1) plan.kind = Sm90WorkKind::split_k;
     else plan.splits = 1;
+    return plan.with_lead(lead);
+  }
+
+  // This plan with its last split `asked` K tiles longer than the others where sm90_split_lead
+  // allows (less where it does not; 0 asks for equal splits).
+  STRATA_HOST_DEVICE constexpr Sm90WorkPlan with_lead(int asked) const {
+    Sm90WorkPlan plan = *this;
+    plan.lead = kind == Sm90WorkKind::split_k ? sm90_split_lead(k_tiles, splits, asked) : 0;
     return plan;
+  }
+
+  // Whether unit w is its tile's last split, which by its lead is expected to end after the others.
+  STRATA_HOST_DEVICE constexpr bool expected_last(Sm90WorkUnit const& w) const {
+    return kind == Sm90WorkKind::split_k && w.segments > 1 && w.k_end == k_tiles;
   }
 
   // This split-K plan in K pairs, on `pair_clusters` resident clusters of two CTAs: every two
@@ -110,7 +143,7 @@ struct Sm90WorkPlan {
     plan.splits = splits / 2;
     plan.kind = plan.splits > 1 ? Sm90WorkKind::split_k : Sm90WorkKind::tiles;
     plan.pairs = true;
-    return plan;
+    return plan.with_lead(lead);
   }
 
   // The K tiles of unit w that CTA `rank` of its pair computes: the first half (rank 0, the one
@@ -147,8 +180,9 @@ struct Sm90WorkPlan {
       const int v = cta + u * grid;
       const int split = v % splits;
       w.tile = v / splits;
-      w.k_begin = int((long long)split * k_tiles / splits);
-      w.k_end = int((long long)(split + 1) * k_tiles / splits);
+      const long long shared = k_tiles - lead;  // the last split's lead aside, shared out evenly
+      w.k_begin = int(split * shared / splits);
+      w.k_end = split + 1 == splits ? k_tiles : int((split + 1) * shared / splits);
       w.segments = splits;
       w.slot = v;
       w.first_peer = w.tile * splits;

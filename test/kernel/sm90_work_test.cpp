@@ -7,6 +7,7 @@
 
 #include <kernel/sm90_work.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -41,10 +42,14 @@ void check_plan(Sm90WorkPlan const& plan, int grid, std::string const& what) {
     ASSERT_EQ(covered[i], 1) << "tile " << i / plan.k_tiles << ", K tile " << i % plan.k_tiles;
   for (auto const& [tile, units] : by_tile) {
     std::set<int> own;
+    int expected_last = 0;
     for (auto const& w : units) {
       ASSERT_EQ(w.segments, int(units.size())) << "tile " << tile;
       if (w.segments > 1) own.insert(w.slot);
+      expected_last += plan.expected_last(w);
     }
+    const bool split = plan.kind == Sm90WorkKind::split_k && units.size() > 1;
+    EXPECT_EQ(expected_last, split ? 1 : 0) << "tile " << tile << ": the units expected to end last";
     if (units.size() > 1) {
       std::set<int> peers;
       for (int i = 0; i < units[0].segments; ++i) peers.insert(plan.peer_slot(units[0], i));
@@ -66,13 +71,53 @@ TEST(Sm90WorkPlan, SplitKCutsEveryTileIntoItsSplits) {
   for (int total : {1, 3, 40})
     for (int k_tiles : {1, 2, 7, 64})
       for (int splits : {2, 3, 16})
-        for (int grid : {1, 7, 132}) {
-          Sm90WorkPlan p;
-          p.kind = Sm90WorkKind::split_k;
-          p.total_tiles = total, p.k_tiles = k_tiles, p.splits = splits;
-          check_plan(p, grid, "split-K " + std::to_string(splits) + ", " + std::to_string(total) + " tiles of " +
-                                  std::to_string(k_tiles) + ", grid " + std::to_string(grid));
-        }
+        for (int lead : {0, 4, 1000})
+          for (int grid : {1, 7, 132}) {
+            Sm90WorkPlan p;
+            p.kind = Sm90WorkKind::split_k;
+            p.total_tiles = total, p.k_tiles = k_tiles, p.splits = splits;
+            check_plan(p.with_lead(lead), grid,
+                       "split-K " + std::to_string(splits) + ", lead " + std::to_string(lead) + ", " +
+                           std::to_string(total) + " tiles of " + std::to_string(k_tiles) + ", grid " +
+                           std::to_string(grid));
+          }
+}
+
+// The last split of a split-K tile is `lead` K tiles longer than the others, which share the rest
+// evenly; the lead is at most half of an even share (sm90_split_lead) and only split-K has one.
+TEST(Sm90WorkPlan, LastSplitLeadsByAtMostHalfAShare) {
+  EXPECT_EQ(sm90_split_lead(64, 2, 4), 4);
+  EXPECT_EQ(sm90_split_lead(64, 2, 100), 16) << "half of a share of 32";
+  EXPECT_EQ(sm90_split_lead(8, 2, 4), 2);
+  EXPECT_EQ(sm90_split_lead(3, 2, 4), 0) << "a share of 1 K tile";
+  EXPECT_EQ(sm90_split_lead(64, 1, 4), 0) << "one split";
+  EXPECT_EQ(sm90_split_lead(64, 2, -1), 0);
+  for (int k_tiles : {8, 9, 64, 224})
+    for (int splits : {2, 3, 4}) {
+      Sm90WorkPlan p;
+      p.kind = Sm90WorkKind::split_k, p.total_tiles = 1, p.k_tiles = k_tiles, p.splits = splits;
+      const Sm90WorkPlan q = p.with_lead(kSm90SplitLead);
+      const int lead = sm90_split_lead(k_tiles, splits, kSm90SplitLead);
+      ASSERT_EQ(q.lead, lead);
+      int shortest = k_tiles, longest_other = 0;
+      for (int s = 0; s + 1 < splits; ++s) {
+        const Sm90WorkUnit w = q.unit(s, splits, 0);
+        EXPECT_FALSE(q.expected_last(w));
+        shortest = std::min(shortest, w.k_end - w.k_begin);
+        longest_other = std::max(longest_other, w.k_end - w.k_begin);
+      }
+      const Sm90WorkUnit last = q.unit(splits - 1, splits, 0);
+      EXPECT_TRUE(q.expected_last(last));
+      EXPECT_LE(longest_other - shortest, 1) << k_tiles << " K tiles in " << splits << ": the others share evenly";
+      EXPECT_GE(last.k_end - last.k_begin, shortest + lead);
+      EXPECT_LE(last.k_end - last.k_begin, longest_other + lead + 1);
+      EXPECT_GE(2 * shortest, k_tiles / splits) << "every split keeps half a share";
+    }
+  Sm90WorkPlan tiles;
+  tiles.total_tiles = 4, tiles.k_tiles = 64;
+  EXPECT_EQ(tiles.with_lead(4).lead, 0) << "whole tiles have no splits to lead";
+  EXPECT_EQ(Sm90WorkPlan::make(64, 64, 4096, 2, 132, Schedule::automatic, 0, false).lead, kSm90SplitLead);
+  EXPECT_EQ(Sm90WorkPlan::make(64, 64, 4096, 2, 132, Schedule::automatic, 0, false, 0).lead, 0);
 }
 
 TEST(Sm90WorkPlan, StreamKSharesTheLastWavesIterations) {
