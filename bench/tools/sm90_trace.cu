@@ -228,7 +228,7 @@ int main(int argc, char** argv) try {
       // kSm90SplitLead): equal splits, and longer leads.
       {"serial, lead 0", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 1, 0},
       {"serial, lead 2", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 1, 2},
-      {"serial, lead 6", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 1, 6},
+      {"serial, lead 4", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 1, 4},
       {"serial, lead 8", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 1, 8},
   };
   for (auto const& s : shapes) {

@@ -30,6 +30,9 @@ struct Sm90PartialSums {
   static constexpr int kClusterSize = Config::kClusterSize;
   // Named barriers of the consumer warpgroups' hand-over (0: __syncthreads, 1-2: epilogue, 3-4: turns).
   static constexpr int kBarrier = 5;
+  // Whether the unit expected last looks first (finish). Not with a split tail: ptxas then
+  // serializes those kernels' wgmma for want of registers (test/kernel/ptxas/sm90_split_tail.cu).
+  static constexpr bool kLookFirst = Config::kSplitTail == 0;
 
   // Bytes of the workspace for `plan` (0 when no tile is split): the counters (to 256 bytes),
   // then the slots, each as far as the first index past the last one (counter_index, slot_offset).
@@ -73,7 +76,7 @@ struct Sm90PartialSums {
   STRATA_DEVICE static bool finish(Workspace const& ws, Sm90WorkPlan const& plan, Sm90WorkUnit const& w, int rank,
                                    int part, int wg, int t, Accumulators& acc) {
     int* counter = ws.counters + counter_index(w.tile, rank, part);
-    const bool others_in = plan.expected_last(w) &&
+    const bool others_in = kLookFirst && plan.expected_last(w) &&
                            arch::named_barrier_or(kBarrier + wg, 128,
                                                   t == 0 && *static_cast<volatile int*>(counter) == w.segments - 1);
     if (!others_in) {

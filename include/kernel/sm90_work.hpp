@@ -55,7 +55,7 @@ STRATA_HOST_DEVICE constexpr bool sm90_automatic_stream_k(long long tiles, int k
 // that split then ends last, after the others have left their partial sums, and adds them without
 // leaving its own (Sm90PartialSums::finish). At most half of an even share, so every split keeps
 // at least half of k_tiles / splits; 0 for a single split.
-inline constexpr int kSm90SplitLead = 4;
+inline constexpr int kSm90SplitLead = 6;
 STRATA_HOST_DEVICE constexpr int sm90_split_lead(int k_tiles, int splits, int asked) {
   if (splits <= 1 || asked <= 0) return 0;
   const int most = k_tiles / splits / 2;
