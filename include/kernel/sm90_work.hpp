@@ -135,7 +135,8 @@ struct Sm90WorkPlan {
   // This split-K plan in K pairs, on `pair_clusters` resident clusters of two CTAs: every two
   // splits of a tile become one unit of a pair, whose CTAs compute its two K halves. Only an even
   // number of splits whose units then fit in one wave of pairs (one unit per cluster, so that
-  // a pair's hand-over never waits for an earlier unit's); unchanged otherwise.
+  // a pair's hand-over never waits for an earlier unit's); unchanged otherwise. Pairs split evenly
+  // (no lead).
   STRATA_HOST_DEVICE constexpr Sm90WorkPlan paired(int pair_clusters) const {
     if (kind != Sm90WorkKind::split_k || splits % 2 != 0) return *this;
     if (static_cast<long long>(total_tiles) * (splits / 2) > pair_clusters) return *this;
@@ -143,7 +144,7 @@ struct Sm90WorkPlan {
     plan.splits = splits / 2;
     plan.kind = plan.splits > 1 ? Sm90WorkKind::split_k : Sm90WorkKind::tiles;
     plan.pairs = true;
-    return plan.with_lead(lead);
+    return plan.with_lead(0);  // the decode tiles' small partials: a lead was measured on Small's only
   }
 
   // The K tiles of unit w that CTA `rank` of its pair computes: the first half (rank 0, the one

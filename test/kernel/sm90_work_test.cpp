@@ -218,6 +218,7 @@ TEST(Sm90WorkPlan, PairsHalveEvenSplitsThatFitOneWaveOfPairs) {
           Sm90WorkPlan p;
           p.kind = Sm90WorkKind::split_k;
           p.total_tiles = tiles, p.k_tiles = k_tiles, p.splits = splits;
+          p = p.with_lead(kSm90SplitLead);
           const Sm90WorkPlan q = p.paired(pairs);
           const std::string what = std::to_string(tiles) + " tiles of " + std::to_string(k_tiles) + ", split " +
                                    std::to_string(splits) + ", " + std::to_string(pairs) + " pairs";
@@ -228,9 +229,11 @@ TEST(Sm90WorkPlan, PairsHalveEvenSplitsThatFitOneWaveOfPairs) {
           if (!expected) {
             EXPECT_EQ(q.kind, p.kind);
             EXPECT_EQ(q.splits, p.splits);
+            EXPECT_EQ(q.lead, p.lead) << "a plan not paired keeps its lead";
             continue;
           }
           EXPECT_EQ(q.splits, splits / 2);
+          EXPECT_EQ(q.lead, 0) << "pairs split evenly";
           EXPECT_EQ(q.kind, splits == 2 ? Sm90WorkKind::tiles : Sm90WorkKind::split_k);
           // Every K tile of every tile exactly once over both ranks of every cluster.
           std::vector<int> covered(size_t(tiles) * k_tiles, 0);
