@@ -5,8 +5,9 @@
 // shapes and the few-tile ones; split-K with clusters (the cluster's CTAs walk the same K ranges,
 // multicasting what they share; each leaves its own partial tiles). A prepared GEMM reruns without
 // initializing (the tile counters reset themselves). Refusals: parallel split-K, Stream-K with
-// clusters. The automatic schedule's Stream-K on a long K (8192^3). On the host (no GPU): the
-// partial sums' workspace layout with and without clusters.
+// clusters. The last split with and without its lead (which decides how it finishes). The automatic
+// schedule's Stream-K on a long K (8192^3). On the host (no GPU): the partial sums' workspace
+// layout with and without clusters.
 #include "gemm_stress_check.cuh"  // stress::fill_kernel
 #include "sm90_gemm_sweep.cuh"
 
@@ -58,6 +59,30 @@ TEST(Sm90GemmSplit, ClusterSplitK) {
 TEST(Sm90GemmSplit, RerunWithoutInitializing) {
   rerun_without_initializing<Coop>(360, [](Gemm<Coop>::Arguments& a) { a.schedule = Schedule::stream_k; });
   rerun_without_initializing<Coop2x1>(365, [](Gemm<Coop2x1>::Arguments& a) { a.split_k = 4; });
+}
+
+// Which way a tile's last split finishes depends on its lead: with none it often arrives before
+// the others have counted and leaves its partial sum as they do; with the most allowed (half an
+// even share) it finds them all in and adds their slots without leaving its own. Both ways must add
+// up and leave the counters ready for the next launch.
+struct StudySplitLead {
+  explicit StudySplitLead(int lead) { detail::study_split_lead = lead; }
+  ~StudySplitLead() { detail::study_split_lead = kSm90SplitLead; }
+};
+TEST(Sm90GemmSplit, LastSplitWithoutAndWithItsLead) {
+  if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;
+  for (int lead : {0, 1000}) {
+    StudySplitLead knob(lead);
+    Gemm<Coop>::Arguments probe;
+    probe.m = 64, probe.n = 1000, probe.k = 4096, probe.split_k = 3;  // 64 K tiles: shares of 21
+    ASSERT_EQ(Coop::work_plan(probe).lead, lead == 0 ? 0 : 10) << "the study knob must reach the plan";
+    const std::string what = "split-K 3, lead " + std::to_string(lead);
+    sm90_sweep<Coop>(390 + lead % 7, what.c_str(), [](auto& a) { a.split_k = 3, a.split_k_mode = SplitKMode::serial; },
+                     kSm90FewTileShapes);
+    sm90_sweep<Pingpong>(395 + lead % 7, ("ping-pong " + what).c_str(), [](auto& a) { a.split_k = 2; },
+                         kSm90FewTileShapes);
+    rerun_without_initializing<Coop>(400 + lead % 7, [](Gemm<Coop>::Arguments& a) { a.split_k = 3; });
+  }
 }
 
 // The partial sums' workspace for `plan` run by `clusters` clusters of Kernel: each CTA of a
