@@ -6,10 +6,12 @@
 //     a time (each library timed alone; the ratio interleaved too) and streamed (100 dependent
 //     launches back to back, as a model's layers run; strata with and without programmatic
 //     dependent launch, the weights declared independent with it);
-//   large shapes: TFLOP/s.
+//   few-tile shapes (fewer tiles than SMs, long K: split through the workspace in 2 to 8 parts)
+//     and large shapes: TFLOP/s.
 // Decode shapes also time the dispatch with split K through the workspace (SplitKMode::serial)
 // against its default, where the Hopper tiles add K halves in pairs: pairs_gain, strm_pairs_gain;
-// and with equal K splits against the default's lead of the last split: lead_gain, strm_lead_gain.
+// decode and few-tile shapes time equal K splits against the default's lead of the last split:
+// lead_gain, strm_lead_gain.
 // Every run rewrites a chart of the ratios (SVG): STRATA_CHART=<path>, default
 // auto_gemm_bench_allarch.svg in the working directory.
 //
@@ -39,9 +41,14 @@ using Auto = AutoGemm<T, RowMajor, ColumnMajor, T>;
 bool g_wrong_results = false;
 std::vector<ChartRow> g_chart;
 
+enum class Group { decode, few_tile, large };
+constexpr const char* group_name(Group g) {
+  return g == Group::decode ? "decode" : g == Group::few_tile ? "fewtile" : "large";
+}
+
 struct Shape {
   int m, n, k;
-  bool decode;
+  Group group;
   std::string name() const {
     return "m" + std::to_string(m) + " n" + std::to_string(n) + " k" + std::to_string(k);
   }
@@ -49,6 +56,7 @@ struct Shape {
 
 void bench_shape(benchmark::State& state, Shape shape) {
   const int m = shape.m, n = shape.n, k = shape.k;
+  const bool decode = shape.group == Group::decode;
   const InputSets<T> inputs(m, n, k, 300);
   const int sets = inputs.size();
   std::vector<T*> const& a = inputs.a;
@@ -84,7 +92,7 @@ void bench_shape(benchmark::State& state, Shape shape) {
   const double one[2] = {median_ms(strata), median_ms(cublas)};
   const std::vector<double> alternating = median_ms_interleaved({strata, cublas});
   double streamed = 0, streamed_pdl = 0, streamed_cublas = 0;
-  if (shape.decode) {
+  if (decode) {
     streamed = streamed_ms(strata);
     // As a model's layers run: the weights (B) are written long before, so they are declared
     // independent of the kernel before (LaunchOptions::b_independent), the tokens (A) are not.
@@ -115,18 +123,22 @@ void bench_shape(benchmark::State& state, Shape shape) {
     const auto launch = [&](int i) { other.launch(i); };
     const std::vector<double> both = median_ms_interleaved({strata, launch});
     gain.one = both[1] / both[0];
-    other.options.programmatic_dependent_launch = true;
-    other.options.b_independent = true;
-    gain.streamed = streamed_ms(launch) / streamed_pdl;
+    if (decode) {  // the default's streamed time is measured for decode shapes only
+      other.options.programmatic_dependent_launch = true;
+      other.options.b_independent = true;
+      gain.streamed = streamed_ms(launch) / streamed_pdl;
+    }
     return true;
   };
   // Split K through the workspace (SplitKMode::serial) instead of the Hopper tiles' K pairs
   // (pairs_gain), and equal K splits instead of the last split's lead (lead_gain, Sm90WorkPlan's
   // lead). A shape that runs neither times the same kernel twice: its gain is the noise.
   Gain pairs, lead;
-  if (shape.decode) {
+  if (decode) {
     const auto nothing = [] {};
     if (!gain_of("serial split-K", [](auto& r) { r.split_k_mode = SplitKMode::serial; }, nothing, pairs)) return;
+  }
+  if (shape.group != Group::large) {
     const auto equal = [](auto&) { strata::detail::study_split_lead = 0; };
     if (!gain_of("equal K splits", equal, [] { strata::detail::study_split_lead = kSm90SplitLead; }, lead)) return;
   }
@@ -137,7 +149,7 @@ void bench_shape(benchmark::State& state, Shape shape) {
   const double bytes = double(int64_t(m) * k + int64_t(k) * n + int64_t(m) * n) * double(sizeof(T));
   state.counters["ratio"] = one[1] / one[0];
   state.counters["ratio_interleaved"] = alternating[1] / alternating[0];
-  if (shape.decode) {
+  if (decode) {
     state.counters["strata_TBps"] = bytes / one[0] / 1e9;
     state.counters["cublas_TBps"] = bytes / one[1] / 1e9;
     state.counters["strm_TBps"] = bytes / streamed_pdl / 1e9;
@@ -152,6 +164,7 @@ void bench_shape(benchmark::State& state, Shape shape) {
   } else {
     state.counters["strata_TFLOPs"] = flops / one[0] / 1e9;
     state.counters["cublas_TFLOPs"] = flops / one[1] / 1e9;
+    if (shape.group == Group::few_tile) state.counters["lead_gain"] = lead.one;
     g_chart.push_back({shape.name(), kernel, {one[1] / one[0], std::nan("")}});
   }
 }
@@ -160,16 +173,21 @@ void register_shapes() {
   std::vector<Shape> shapes;
   const std::pair<int, int> nk[] = {{4096, 4096}, {14336, 4096}, {4096, 14336}, {8192, 8192}};
   for (int m : {1, 16, 64, 128})
-    for (auto [n, k] : nk) shapes.push_back({m, n, k, true});
-  for (int s : {2048, 4096, 8192}) shapes.push_back({s, s, s, false});
-  for (int m : {4096, 16384}) {  // the LLM shapes; those with K = 4096 and N = 14336 or M = 16384 run the huge class
-    shapes.push_back({m, 14336, 4096, false});
-    shapes.push_back({m, 4096, 14336, false});
+    for (auto [n, k] : nk) shapes.push_back({m, n, k, Group::decode});
+  // On the H100/H200's 132 SMs the small tile splits these 4 (the first three) and 8 ways.
+  for (Shape s : {Shape{256, 1024, 8192}, Shape{512, 512, 16384}, Shape{128, 2048, 8192}, Shape{128, 1024, 14336}}) {
+    s.group = Group::few_tile;
+    shapes.push_back(s);
   }
-  shapes.push_back({16384, 4096, 4096, false});
+  for (int s : {2048, 4096, 8192}) shapes.push_back({s, s, s, Group::large});
+  for (int m : {4096, 16384}) {  // the LLM shapes; those with K = 4096 and N = 14336 or M = 16384 run the huge class
+    shapes.push_back({m, 14336, 4096, Group::large});
+    shapes.push_back({m, 4096, 14336, Group::large});
+  }
+  shapes.push_back({16384, 4096, 4096, Group::large});
   for (Shape const& s : shapes) {
-    const std::string name = std::string(s.decode ? "bf16/decode/" : "bf16/large/") + "m" + std::to_string(s.m) +
-                             "_n" + std::to_string(s.n) + "_k" + std::to_string(s.k);
+    const std::string name = std::string("bf16/") + group_name(s.group) + "/m" + std::to_string(s.m) + "_n" +
+                             std::to_string(s.n) + "_k" + std::to_string(s.k);
     benchmark::RegisterBenchmark(name.c_str(), bench_shape, s)
         ->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
   }
