@@ -18,6 +18,7 @@
 //   auto_gemm_bench_allarch [--benchmark_filter=<regex>]     e.g. --benchmark_filter=decode/m16
 #include <benchmark/benchmark.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -175,10 +176,8 @@ void register_shapes() {
   for (int m : {1, 16, 64, 128})
     for (auto [n, k] : nk) shapes.push_back({m, n, k, Group::decode});
   // On the H100/H200's 132 SMs the small tile splits these 4 (the first three) and 8 ways.
-  for (Shape s : {Shape{256, 1024, 8192}, Shape{512, 512, 16384}, Shape{128, 2048, 8192}, Shape{128, 1024, 14336}}) {
-    s.group = Group::few_tile;
-    shapes.push_back(s);
-  }
+  for (auto [m, n, k] : {std::array{256, 1024, 8192}, {512, 512, 16384}, {128, 2048, 8192}, {128, 1024, 14336}})
+    shapes.push_back({m, n, k, Group::few_tile});
   for (int s : {2048, 4096, 8192}) shapes.push_back({s, s, s, Group::large});
   for (int m : {4096, 16384}) {  // the LLM shapes; those with K = 4096 and N = 14336 or M = 16384 run the huge class
     shapes.push_back({m, 14336, 4096, Group::large});

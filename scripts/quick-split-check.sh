@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine, when there is no time for gpu-check's full build: compiles the Hopper split-K
 # tests (test/kernel/sm90_gemm_split_test.cu, sm_90a only) and the all-architecture bench (sm_90a
-# only) with nvcc alone, runs the tests plainly and under memcheck and synccheck, then the bench's
-# decode rows of M = 128. Logs to $OUT (default ./gpu-out).
+# only) with nvcc alone, runs the tests plainly and under memcheck and synccheck, then the bench
+# rows the filter names (default: the decode rows of M = 128). Logs to $OUT (default ./gpu-out).
 #   scripts/quick-split-check.sh [bench filter regex]   (default decode/m128_)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -24,5 +24,5 @@ for tool in memcheck synccheck; do
   echo "$tool: $(grep -m1 -E 'ERROR SUMMARY|error' "$OUT/split-$tool.log")"
 done
 "$OUT/auto_bench" --benchmark_filter="${1:-decode/m128_}" --benchmark_counters_tabular=true >"$OUT/bench.log" 2>&1 || rc=1
-cut -c1-340 "$OUT/bench.log" | grep -E "decode|Benchmark"
+cut -c1-340 "$OUT/bench.log" | grep -E "^bf16/|Benchmark"
 exit $rc
