@@ -132,16 +132,23 @@ void bench_shape(benchmark::State& state, Shape shape) {
     return true;
   };
   // Split K through the workspace (SplitKMode::serial) instead of the Hopper tiles' K pairs
-  // (pairs_gain), and equal K splits instead of the last split's lead (lead_gain, Sm90WorkPlan's
-  // lead). A shape that runs neither times the same kernel twice: its gain is the noise.
+  // (pairs_gain), and the last split's lead of kSm90SplitLead K tiles against equal K splits
+  // (lead_gain: time without over time with): on decode rows, whose plans take the lead at two
+  // splits, equal splits are the other way; on few-tile rows, whose 4 and 8 splits take none
+  // (sm90_plan_lead), the lead forced is. A shape that runs neither times the same kernel twice:
+  // its gain is the noise.
   Gain pairs, lead;
   if (decode) {
     const auto nothing = [] {};
     if (!gain_of("serial split-K", [](auto& r) { r.split_k_mode = SplitKMode::serial; }, nothing, pairs)) return;
   }
   if (shape.group != Group::large) {
-    const auto equal = [](auto&) { strata::detail::study_split_lead = 0; };
-    if (!gain_of("equal K splits", equal, [] { strata::detail::study_split_lead = kSm90SplitLead; }, lead)) return;
+    const int other = decode ? 0 : kSm90SplitLead;
+    const auto knob = [other](auto&) { strata::detail::study_split_lead = other; };
+    if (!gain_of(decode ? "equal K splits" : "lead forced", knob, [] { strata::detail::study_split_lead = kSm90PlanLead; },
+                 lead))
+      return;
+    if (!decode) lead.one = 1 / lead.one;  // the default is the equal splits here
   }
   for (auto _ : state) state.SetIterationTime(one[0] / 1e3);
   const std::string kernel = runner.gemms[0].kernel_name();

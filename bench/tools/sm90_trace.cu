@@ -88,7 +88,7 @@ struct Variant {
   int split_k;
   strata::SplitKMode mode = strata::SplitKMode::automatic;  // serial: split K through the workspace, never in K pairs
   int placement = 1;  // > 1: a plan of single CTAs launched in clusters of this many (detail::study_cluster)
-  int lead = strata::kSm90SplitLead;  // K tiles the last split of a split-K tile is longer (detail::study_split_lead)
+  int lead = strata::kSm90PlanLead;  // K tiles the last split of a split-K tile is longer (detail::study_split_lead)
 };
 
 // Mean of the values added, or -1 when none were.
@@ -109,7 +109,7 @@ void trace_one(int m, int n, int k, T* a, T* b, T* d, Variant const& v) {
   strata::detail::study_cluster = v.placement;
   strata::detail::study_split_lead = v.lead;  // read by initialize, into the plan
   struct Restore {
-    ~Restore() { strata::detail::study_cluster = 1, strata::detail::study_split_lead = strata::kSm90SplitLead; }
+    ~Restore() { strata::detail::study_cluster = 1, strata::detail::study_split_lead = strata::kSm90PlanLead; }
   } restore;
   if (strata::Status s = gemm.initialize(x, ws.ptr, size_t(ws.count)); !s) {
     std::printf("  %-12s refused: %s\n", v.name, s.message().c_str());
@@ -225,7 +225,7 @@ int main(int argc, char** argv) try {
       // even): does co-scheduling alone slow the mainloops, as K pairs on the small tile did?
       {"serial, CTAs in clusters of 2", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 2},
       // The automatic serial plan with other leads of each tile's last K split (the default is
-      // kSm90SplitLead): equal splits, and longer leads.
+      // sm90_plan_lead's): equal splits, and longer leads.
       {"serial, lead 0", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 1, 0},
       {"serial, lead 2", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 1, 2},
       {"serial, lead 4", strata::Schedule::automatic, 0, strata::SplitKMode::serial, 1, 4},

@@ -62,9 +62,14 @@ STRATA_HOST_DEVICE constexpr int sm90_split_lead(int k_tiles, int splits, int as
   return asked < most ? asked : most;
 }
 
+// The lead a plan takes when none is asked (kSm90PlanLead): kSm90SplitLead at two splits, none at
+// more, where the finishing split's longer K range cost more than its skipped store saved (H200).
+inline constexpr int kSm90PlanLead = -1;
+STRATA_HOST_DEVICE constexpr int sm90_plan_lead(int splits) { return splits == 2 ? kSm90SplitLead : 0; }
+
 namespace detail {
 // Study knob (bench/tools/sm90_trace.cu varies it): the lead the Hopper kernel's split-K plans ask for.
-inline int study_split_lead = kSm90SplitLead;
+inline int study_split_lead = kSm90PlanLead;
 }  // namespace detail
 
 struct Sm90WorkUnit {
@@ -98,10 +103,10 @@ struct Sm90WorkPlan {
   // Schedule::automatic) split-K sized to one wave when the tiles are fewer than the CTAs
   // (sm90_automatic_splits), Stream-K where sm90_automatic_stream_k says so and the kernel has no
   // clusters (whose CTAs walk the same K ranges), whole tiles otherwise. A split-K plan's last
-  // split is `lead` K tiles longer (with_lead).
+  // split is `lead` K tiles longer (with_lead; kSm90PlanLead: sm90_plan_lead's).
   STRATA_HOST_DEVICE static constexpr Sm90WorkPlan make(int tiles, int k_tiles, int k, int element_bytes, int ctas,
                                                         Schedule schedule, int split_k, bool clusters,
-                                                        int lead = kSm90SplitLead) {
+                                                        int lead = kSm90PlanLead) {
     Sm90WorkPlan plan;
     plan.total_tiles = tiles, plan.k_tiles = k_tiles;
     if (k_tiles == 0 || tiles == 0) return plan;
@@ -116,7 +121,7 @@ struct Sm90WorkPlan {
     plan.splits = splits < k_tiles ? splits : k_tiles;
     if (plan.splits > 1) plan.kind = Sm90WorkKind::split_k;
     else plan.splits = 1;
-    return plan.with_lead(lead);
+    return plan.with_lead(lead < 0 ? sm90_plan_lead(plan.splits) : lead);
   }
 
   // This plan with its last split `asked` K tiles longer than the others where sm90_split_lead

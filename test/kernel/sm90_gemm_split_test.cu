@@ -67,7 +67,7 @@ TEST(Sm90GemmSplit, RerunWithoutInitializing) {
 // up and leave the counters ready for the next launch.
 struct StudySplitLead {
   explicit StudySplitLead(int lead) { detail::study_split_lead = lead; }
-  ~StudySplitLead() { detail::study_split_lead = kSm90SplitLead; }
+  ~StudySplitLead() { detail::study_split_lead = kSm90PlanLead; }
 };
 TEST(Sm90GemmSplit, LastSplitWithoutAndWithItsLead) {
   if (std::string why = compute_capability_mismatch(9, 0, true); !why.empty()) GTEST_SKIP() << why;

@@ -118,6 +118,14 @@ TEST(Sm90WorkPlan, LastSplitLeadsByAtMostHalfAShare) {
   EXPECT_EQ(tiles.with_lead(4).lead, 0) << "whole tiles have no splits to lead";
   EXPECT_EQ(Sm90WorkPlan::make(64, 64, 4096, 2, 132, Schedule::automatic, 0, false).lead, kSm90SplitLead);
   EXPECT_EQ(Sm90WorkPlan::make(64, 64, 4096, 2, 132, Schedule::automatic, 0, false, 0).lead, 0);
+  // The plan's own lead: kSm90SplitLead at two splits only; an asked lead holds at any count.
+  EXPECT_EQ(sm90_plan_lead(2), kSm90SplitLead);
+  for (int splits : {1, 3, 4, 8}) EXPECT_EQ(sm90_plan_lead(splits), 0) << splits << " splits";
+  const Sm90WorkPlan four = Sm90WorkPlan::make(8, 128, 8192, 2, 132, Schedule::tiles, 4, false);
+  EXPECT_EQ(four.splits, 4);
+  EXPECT_EQ(four.lead, 0) << "4 splits take no lead by default";
+  EXPECT_EQ(Sm90WorkPlan::make(8, 128, 8192, 2, 132, Schedule::tiles, 4, false, kSm90SplitLead).lead, kSm90SplitLead);
+  EXPECT_EQ(Sm90WorkPlan::make(8, 128, 8192, 2, 132, Schedule::tiles, 2, false).lead, kSm90SplitLead);
 }
 
 TEST(Sm90WorkPlan, StreamKSharesTheLastWavesIterations) {
