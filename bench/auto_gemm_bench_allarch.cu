@@ -5,7 +5,7 @@
 //   decode shapes (M = 1..128): bandwidth-bound; TB/s of the bytes A + B + D move, one launch at
 //     a time (each library timed alone; the ratio interleaved too) and streamed (100 dependent
 //     launches back to back, as a model's layers run; strata with and without programmatic
-//     dependent launch, the weights declared independent with it);
+//     dependent launch, the weights declared independent with it; batches interleaved);
 //   few-tile shapes (fewer tiles than SMs, long K: split through the workspace in 2 to 8 parts)
 //     and large shapes: TFLOP/s.
 // Decode shapes also time the dispatch with split K through the workspace (SplitKMode::serial)
@@ -92,16 +92,21 @@ void bench_shape(benchmark::State& state, Shape shape) {
   const auto strata = [&](int i) { runner.launch(i); };
   const double one[2] = {median_ms(strata), median_ms(cublas)};
   const std::vector<double> alternating = median_ms_interleaved({strata, cublas});
+  // Streamed (decode shapes): without and with PDL, as a model's layers run with it: the weights (B)
+  // are written long before, so they are declared independent of the kernel before
+  // (LaunchOptions::b_independent), the tokens (A) are not. Batches of the three interleaved.
+  LaunchOptions pdl;
+  pdl.programmatic_dependent_launch = true;
+  pdl.b_independent = true;
+  const auto strata_pdl = [&](int i) {
+    runner.options = pdl;
+    runner.launch(i);
+    runner.options = {};
+  };
   double streamed = 0, streamed_pdl = 0, streamed_cublas = 0;
   if (decode) {
-    streamed = streamed_ms(strata);
-    // As a model's layers run: the weights (B) are written long before, so they are declared
-    // independent of the kernel before (LaunchOptions::b_independent), the tokens (A) are not.
-    runner.options.programmatic_dependent_launch = true;
-    runner.options.b_independent = true;
-    streamed_pdl = streamed_ms(strata);
-    runner.options = {};
-    streamed_cublas = streamed_ms(cublas);
+    const std::vector<double> three = streamed_ms_interleaved({strata, strata_pdl, cublas}, 100, 7);
+    streamed = three[0], streamed_pdl = three[1], streamed_cublas = three[2];
   }
   // The same dispatch prepared another way (`how` sets up its runner, `undo` follows its prepare),
   // checked, then timed against the default: its time over the default's, one launch
@@ -124,10 +129,10 @@ void bench_shape(benchmark::State& state, Shape shape) {
     const auto launch = [&](int i) { other.launch(i); };
     const std::vector<double> both = median_ms_interleaved({strata, launch});
     gain.one = both[1] / both[0];
-    if (decode) {  // the default's streamed time is measured for decode shapes only
-      other.options.programmatic_dependent_launch = true;
-      other.options.b_independent = true;
-      gain.streamed = streamed_ms(launch) / streamed_pdl;
+    if (decode) {  // streamed with PDL, batches of the default's and the other's interleaved
+      other.options = pdl;
+      const std::vector<double> two = streamed_ms_interleaved({strata_pdl, launch}, 100, 7);
+      gain.streamed = two[1] / two[0];
     }
     return true;
   };
