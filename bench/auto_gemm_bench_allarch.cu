@@ -10,8 +10,9 @@
 //     and large shapes: TFLOP/s.
 // Decode shapes also time the dispatch with split K through the workspace (SplitKMode::serial)
 // against its default, where the Hopper tiles add K halves in pairs: pairs_gain, strm_pairs_gain;
-// decode and few-tile shapes time equal K splits against the default's lead of the last split:
-// lead_gain, strm_lead_gain.
+// decode and few-tile shapes time equal K splits against the last split's lead (lead_gain,
+// strm_lead_gain): the decode rows' default has the lead at two splits, the few-tile rows' default
+// (4 and 8 splits) has none and the lead is forced.
 // Every run rewrites a chart of the ratios (SVG): STRATA_CHART=<path>, default
 // auto_gemm_bench_allarch.svg in the working directory.
 //

@@ -125,12 +125,12 @@ inline double median_ms(const std::function<void(int)>& launch, int warmup = 5, 
   return median_ms_interleaved({launch}, warmup, reps)[0];
 }
 
-// Mean time in ms per launch when `batch` launches go back to back on the stream with nothing in
-// between (as a model's GEMMs do), between two events; the median over `reps` batches. Launch
-// latency and a kernel's ramp-up and tail then overlap the neighbouring launches, which the
-// one-at-a-time figure of median_ms charges in full.
-// streamed_ms_interleaved times several launches so, a batch of each in turn per rep (as
-// median_ms_interleaved does single launches): what is timed later then runs no slower for it.
+// Mean time in ms per launch of each of `launches` when `batch` launches of it go back to back on
+// the stream with nothing in between (as a model's GEMMs do), between two events; the median over
+// `reps` batches. Launch latency and a kernel's ramp-up and tail then overlap the neighbouring
+// launches, which the one-at-a-time figure of median_ms charges in full. Each rep runs a batch of
+// every launch in turn (as median_ms_interleaved does single launches): one timed after another
+// ran 1-7 % slower for it when each was timed in a block of its own (bench/RESULTS.md, 36th).
 inline std::vector<double> streamed_ms_interleaved(std::vector<std::function<void(int)>> const& launches,
                                                    int batch = 100, int reps = 5) {
   std::vector<std::function<void(int)>> batches;
@@ -142,6 +142,7 @@ inline std::vector<double> streamed_ms_interleaved(std::vector<std::function<voi
   for (double& t : ms) t /= batch;
   return ms;
 }
+// The same for one launch.
 inline double streamed_ms(const std::function<void(int)>& launch, int batch = 100, int reps = 5) {
   return streamed_ms_interleaved({launch}, batch, reps)[0];
 }
