@@ -32,7 +32,7 @@ BENCH_TIMEOUT=${BENCH_TIMEOUT:-600}
 STAGES=${STAGES:-build test repeat sanitize stress bench}
 REPEAT=${REPEAT:-5}
 STRESS_CASES=${STRESS_CASES:-10000}
-SANITIZE_FILTER=${SANITIZE_FILTER:-Sm80GemmSanitize.*:ArchSm90*:Tma*:Stmatrix*:WgmmaSm90*:Sm90Gemm.*:Sm90GemmSplit.RerunWithoutInitializing:Sm90GemmSplit.LastSplitWithoutAndWithItsLead:Sm90TmaEpilogue*:Sm90GemmPdl.Waits*:Sm90GemmPdl.Independent*:Sm90GemmDecode.*:Sm90GemmHuge.Bf16:Sm90GemmPairs.WhichPlansPair:Sm90GemmPairs.RerunWithoutInitializing:Sm90GemmSplitTail.*}
+SANITIZE_FILTER=${SANITIZE_FILTER:-Sm80GemmSanitize.*:ArchSm90*:Tma*:Stmatrix*:WgmmaSm90*:Sm90Gemm.*:Sm90GemmSplit.RerunWithoutInitializing:Sm90GemmSplit.LastSplitWithoutAndWithItsLead:Sm90TmaEpilogue*:Sm90GemmPdl.Waits*:Sm90GemmPdl.Independent*:Sm90GemmDecode.*:Sm90GemmHuge.Bf16:Sm90GemmPairs.WhichPlansPair:Sm90GemmPairs.RerunWithoutInitializing:Sm90GemmSplitTail.*:Sm90GemmWave.*}
 wants() { [[ " $STAGES " == *" $1 "* ]]; }
 
 if ! command -v nvcc >/dev/null 2>&1 && [[ -x /usr/local/cuda/bin/nvcc ]]; then
