@@ -3,4 +3,4 @@
 # state of sustained workloads, from the register-only mma.sync loop up to the full GEMM and cuBLAS.
 #   scripts/power-sm80.sh [seconds per workload = 4] [m,n,k ...]   (default 8192,8192,8192)
 # The binary and its build log go to $OUT (default ./gpu-out).
-exec bash "$(dirname "${BASH_SOURCE[0]}")/sm80-tool.sh" power "$@"
+exec bash "$(dirname "${BASH_SOURCE[0]}")/study-tool.sh" sm80_power "$@"

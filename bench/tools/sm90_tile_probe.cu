@@ -129,7 +129,11 @@ int main(int argc, char** argv) {
       {64, 4096, 4096},  {64, 14336, 4096},  {64, 4096, 14336},  {64, 8192, 8192},
       {128, 4096, 4096}, {128, 14336, 4096}, {128, 4096, 14336}, {128, 8192, 8192}};
   if (!shapes_from_args(argc, argv, 1, defaults, "[m,n,k ...]", shapes)) return 2;
-  int device = 0, major = 0;
+  int device = 0, major = 0, devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("sm90_tile_probe: no GPU\n");
+    return 0;
+  }
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "compute capability");
   if (major != 9) {
