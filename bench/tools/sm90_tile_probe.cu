@@ -6,8 +6,9 @@
 // idle there. The candidates:
 //   wave 64 x 112, ping-pong, plain stores      (m <= 64:  128 tiles at n = 14336)
 //   wave 128 x 112, cooperative, plain stores   (m <= 128: 128 tiles at n = 14336)
-//   64 x 64 ping-pong, 2 x 1 cluster (B multicast along M), whole tiles (cuBLAS's choice at 4096²)
-//   64 x 128 ping-pong, 2 x 1 cluster
+//   64 x 64 ping-pong, 12 stages (all 227 KB), whole tiles, without and with a 2 x 1 cluster (B
+//     multicast along M): cuBLAS's structure at 128 x 4096² (64 x 64, 13 stages, 2 x 1)
+//   64 x 128 ping-pong, 2 x 1 cluster, whole tiles
 // (plain stores: the TMA epilogue takes BN in multiples of 64 columns). Every output is checked
 // against cuBLAS on the same buffers first; then every variant and cuBLAS are timed interleaved,
 // one launch at a time and in batches of 100 back-to-back launches (no PDL), over input sets larger
@@ -42,7 +43,8 @@ template <int BM, int BN, int Stages, Sm90Schedule S, int ClusterM = 1>
 using Config = Sm90GemmConfig<T, RowMajor, ColumnMajor, BM, BN, 64, Stages, S, ClusterM>;
 using Wave64 = Gemm<Sm90GemmKernel<Config<64, 112, 8, Sm90Schedule::pingpong>, T, LC, Sm90Store::plain>>;
 using Wave128 = Gemm<Sm90GemmKernel<Config<128, 112, 6, Sm90Schedule::cooperative>, T, LC, Sm90Store::plain>>;
-using Cluster64 = Gemm<Sm90GemmKernel<Config<64, 64, 8, Sm90Schedule::pingpong, 2>, T, LC>>;
+using Whole64 = Gemm<Sm90GemmKernel<Config<64, 64, 12, Sm90Schedule::pingpong>, T, LC>>;
+using Cluster64 = Gemm<Sm90GemmKernel<Config<64, 64, 12, Sm90Schedule::pingpong, 2>, T, LC>>;
 using Cluster128 = Gemm<Sm90GemmKernel<Config<64, 128, 8, Sm90Schedule::pingpong, 2>, T, LC>>;
 
 struct Variant {
@@ -92,6 +94,7 @@ void probe(int m, int n, int k) {
   add<Auto>(variants, keep, "auto", in, m, n, k, d.ptr, 0);
   add<Wave64>(variants, keep, "wave 64x112 pp", in, m, n, k, d.ptr, 1);
   add<Wave128>(variants, keep, "wave 128x112 coop", in, m, n, k, d.ptr, 1);
+  add<Whole64>(variants, keep, "64x64 pp", in, m, n, k, d.ptr, 1);
   add<Cluster64>(variants, keep, "64x64 pp 2x1", in, m, n, k, d.ptr, 1);
   add<Cluster128>(variants, keep, "64x128 pp 2x1", in, m, n, k, d.ptr, 1);
   std::vector<std::function<void(int)>> launches;

@@ -17,5 +17,5 @@ template class strata::Gemm<
     Sm90GemmKernel<Config<64, 112, 8, Sm90Schedule::pingpong>, T, LinearCombination, Sm90Store::plain>>;
 template class strata::Gemm<
     Sm90GemmKernel<Config<128, 112, 6, Sm90Schedule::cooperative>, T, LinearCombination, Sm90Store::plain>>;
-template class strata::Gemm<Sm90GemmKernel<Config<64, 64, 8, Sm90Schedule::pingpong, 2>, T, LinearCombination>>;
+template class strata::Gemm<Sm90GemmKernel<Config<64, 64, 12, Sm90Schedule::pingpong, 2>, T, LinearCombination>>;
 template class strata::Gemm<Sm90GemmKernel<Config<64, 128, 8, Sm90Schedule::pingpong, 2>, T, LinearCombination>>;
