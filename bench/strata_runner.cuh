@@ -1,4 +1,4 @@
-// How the benches run a strata GEMM (automatic split-K, one GEMM per input set sharing one
+// How the benches run a strata GEMM (automatic split-K unless told, one GEMM per input set sharing one
 // workspace): bench/sm80_gemm.cu and bench/tools/sm80_power.cu use it, so both measure the same.
 #pragma once
 
@@ -21,6 +21,7 @@ struct StrataRunner {
   std::unique_ptr<DeviceArray<char>> workspace;
   Schedule schedule = Schedule::automatic;
   SplitKMode split_k_mode = SplitKMode::automatic;
+  int split_k = 0;  // 0: automatic, split K when the tiles alone do not fill the GPU
   LaunchOptions options{};  // e.g. programmatic dependent launch, where run() takes options
 
   bool prepare(int m, int n, int k, std::vector<T*> const& a, std::vector<T*> const& b, TD* d, std::string& why) {
@@ -30,7 +31,7 @@ struct StrataRunner {
       x.m = m; x.n = n; x.k = k;
       x.A = a[i]; x.lda = k; x.B = b[i]; x.ldb = k; x.D = d; x.ldd = n;
       x.epilogue = {{1.f, 0.f}};
-      x.split_k = 0;  // automatic: split K when the tiles alone do not fill the GPU
+      x.split_k = split_k;
       x.schedule = schedule;
       x.split_k_mode = split_k_mode;
       args.push_back(x);

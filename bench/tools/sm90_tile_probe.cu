@@ -24,13 +24,13 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <kernel/sm90_auto_gemm.hpp>
 
 #include "../gemm_bench.cuh"
+#include "../strata_runner.cuh"
 
 namespace {
 using namespace strata;
@@ -52,33 +52,32 @@ struct Variant {
   std::function<void(int)> launch;
 };
 
-// One GEMM per input set of variant G (split_k as given, Schedule::tiles; 0 lets G choose), kept
-// alive by `keep`; false (and a line) where G refuses the problem.
+// The problem of one shape: its input sets, D, and cuBLAS's result on the same buffers.
+struct Problem {
+  int m, n, k;
+  InputSets<T> const& in;
+  T* d;
+  T* d_ref;
+  std::function<void(int)> cublas;
+};
+
+// Variant G, one GEMM per input set (StrataRunner): whole tiles, or G's automatic schedule with
+// `automatic`; its output checked against cuBLAS's (a line where it differs or G refuses).
 template <class G>
-bool add(std::vector<Variant>& variants, std::vector<std::shared_ptr<void>>& keep, std::string name,
-         InputSets<T> const& in, int m, int n, int k, T* d, int split_k) {
-  auto gemms = std::make_shared<std::vector<G>>(in.a.size());
-  auto x = plain_gemm_arguments<typename G::Arguments>(m, n, k, in.a[0], in.b[0], d);
-  x.split_k = split_k;
-  if (split_k == 0) x.schedule = Schedule::automatic;
-  auto workspace = std::make_shared<DeviceArray<char>>(int64_t(G::workspace_size(x)) + 16);
-  for (size_t i = 0; i < in.a.size(); ++i) {
-    x.A = in.a[i], x.B = in.b[i];
-    if (const Status s = (*gemms)[i].initialize(x, workspace->ptr, size_t(workspace->count)); !s) {
-      std::printf("  %s refused: %s\n", name.c_str(), s.message().c_str());
-      return false;
-    }
+void add(std::vector<Variant>& variants, std::string name, Problem const& p, bool automatic = false) {
+  auto runner = std::make_shared<StrataRunner<G, T, T>>();
+  if (!automatic) runner->schedule = Schedule::tiles, runner->split_k = 1;
+  std::string why;
+  if (!runner->prepare(p.m, p.n, p.k, p.in.a, p.in.b, p.d, why)) {
+    std::printf("  %s refused: %s\n", name.c_str(), why.c_str());
+    return;
   }
-  if constexpr (requires { (*gemms)[0].name(); })
-    name += " [" + (*gemms)[0].name() + "]";
-  else
-    name += " [" + sm90_work_plan_name(G::work_plan(x)) + "]";
-  keep.push_back(gemms), keep.push_back(workspace);
-  variants.push_back({name, [gemms](int i) {
-                        const Status s = (*gemms)[size_t(i) % gemms->size()].run(nullptr);
-                        if (!s) throw std::runtime_error(s.message());
-                      }});
-  return true;
+  if constexpr (requires { runner->gemms[0].name(); }) name += " [" + runner->gemms[0].name() + "]";
+  if (const std::string wrong =
+          differs_from_cublas(*runner, p.cublas, p.d, p.d_ref, int64_t(p.m) * p.n, p.in.size(), 1.0 / 128);
+      !wrong.empty())
+    std::printf("  WRONG %s: %s\n", name.c_str(), wrong.c_str());
+  variants.push_back({name, [runner](int i) { runner->launch(i); }});
 }
 
 void probe(int m, int n, int k) {
@@ -89,28 +88,16 @@ void probe(int m, int n, int k) {
     cublas_gemm(handle, m, n, k, in.a[size_t(i) % in.a.size()], true, k, in.b[size_t(i) % in.b.size()], false, k,
                 d_ref.ptr, n);
   };
+  const Problem p{m, n, k, in, d.ptr, d_ref.ptr, cublas};
   std::vector<Variant> variants;
-  std::vector<std::shared_ptr<void>> keep;
-  add<Auto>(variants, keep, "auto", in, m, n, k, d.ptr, 0);
-  add<Wave64>(variants, keep, "wave 64x112 pp", in, m, n, k, d.ptr, 1);
-  add<Wave128>(variants, keep, "wave 128x112 coop", in, m, n, k, d.ptr, 1);
-  add<Whole64>(variants, keep, "64x64 pp", in, m, n, k, d.ptr, 1);
-  add<Cluster64>(variants, keep, "64x64 pp 2x1", in, m, n, k, d.ptr, 1);
-  add<Cluster128>(variants, keep, "64x128 pp 2x1", in, m, n, k, d.ptr, 1);
+  add<Auto>(variants, "auto", p, true);
+  add<Wave64>(variants, "wave 64x112 pp, whole tiles", p);
+  add<Wave128>(variants, "wave 128x112 coop, whole tiles", p);
+  add<Whole64>(variants, "64x64 pp, whole tiles", p);
+  add<Cluster64>(variants, "64x64 pp 2x1, whole tiles", p);
+  add<Cluster128>(variants, "64x128 pp 2x1, whole tiles", p);
   std::vector<std::function<void(int)>> launches;
-  for (Variant const& v : variants) {
-    for (int set : {0, in.size() - 1}) {
-      check(cudaMemset(d.ptr, 0xFF, size_t(m) * n * sizeof(T)), "poison D");
-      v.launch(set);
-      cublas(set);
-      check(cudaDeviceSynchronize(), "strata and cuBLAS outputs");
-      const OutputComparison c = compare_outputs(d.ptr, d_ref.ptr, int64_t(m) * n, 1.0 / 128, 1e-2);
-      if (c.relative_error > 1e-2 || c.far_elements > 0)
-        std::printf("  WRONG %s: relative error %g, %lld elements off\n", v.name.c_str(), c.relative_error,
-                    static_cast<long long>(c.far_elements));
-    }
-    launches.push_back(v.launch);
-  }
+  for (Variant const& v : variants) launches.push_back(v.launch);
   launches.push_back(cublas);
   const double bytes = 2.0 * (double(m) * k + double(k) * n + double(m) * n);
   for (int pass = 0; pass < 2; ++pass) {
