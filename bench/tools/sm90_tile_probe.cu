@@ -16,12 +16,15 @@
 // cuBLAS.
 //
 //   scripts/probe-sm90.sh [m,n,k ...]      (default: m 64 and 128 × the four LLM weight shapes)
+//   PROBE_ONLY=text    only the variants whose name contains `text` (cuBLAS always runs)
+//   PROBE_PASSES=n     timing passes (default 2; 0 checks the outputs only, e.g. under ncu)
 //
 // bf16, A row-major, B column-major; a study tool, not a benchmark of record.
 #include <cuda_bf16.h>
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -65,6 +68,7 @@ struct Problem {
 // `automatic`; its output checked against cuBLAS's (a line where it differs or G refuses).
 template <class G>
 void add(std::vector<Variant>& variants, std::string name, Problem const& p, bool automatic = false) {
+  if (const char* only = std::getenv("PROBE_ONLY"); only != nullptr && name.find(only) == std::string::npos) return;
   auto runner = std::make_shared<StrataRunner<G, T, T>>();
   if (!automatic) runner->schedule = Schedule::tiles, runner->split_k = 1;
   std::string why;
@@ -100,7 +104,9 @@ void probe(int m, int n, int k) {
   for (Variant const& v : variants) launches.push_back(v.launch);
   launches.push_back(cublas);
   const double bytes = 2.0 * (double(m) * k + double(k) * n + double(m) * n);
-  for (int pass = 0; pass < 2; ++pass) {
+  const char* passes_env = std::getenv("PROBE_PASSES");
+  const int passes = passes_env != nullptr ? std::atoi(passes_env) : 2;
+  for (int pass = 0; pass < passes; ++pass) {
     const std::vector<double> one = median_ms_interleaved(launches);
     const std::vector<double> streamed = streamed_ms_interleaved(launches, 100, 5);
     std::printf("%d x %d x %d, pass %d: us one / streamed, streamed TB/s, ratio to cuBLAS one / streamed\n", m, n, k,

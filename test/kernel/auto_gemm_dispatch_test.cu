@@ -78,7 +78,13 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
       {1000, 4097, 4096, 1, Sm90TileClass::medium},    // 136 large tiles, 264 medium: two waves of each
       {1024, 1024, 4096, 1, Sm90TileClass::small},     // 64 medium tiles
       {129, 1000, 4096, 1, Sm90TileClass::small},      // 16 medium tiles
-      {128, 4096, 4096, 1, Sm90TileClass::small},      // 32 medium tiles, 64 small ones
+      {128, 4096, 4096, 1, Sm90TileClass::decode_wide},  // swapped: 64 x 2 = 128 tiles, 0.97 of a wave
+      {65, 4224, 4096, 1, Sm90TileClass::decode_wide},   // 66 x 2 = 132: one wave exactly
+      {128, 4225, 4096, 1, Sm90TileClass::small},        // 134: past one wave; 68 small tiles
+      {128, 3800, 4096, 1, Sm90TileClass::decode_wide},  // 60 x 2 = 120: from 0.9 of a wave (118.8)
+      {128, 3776, 4096, 1, Sm90TileClass::small},        // 59 x 2 = 118: below it
+      {128, 2048, 4096, 2, Sm90TileClass::decode_wide},  // 32 x 2 a batch, 128 in all
+      {129, 4096, 4096, 1, Sm90TileClass::small},        // past kDecodeWideMaxRows: 64 small tiles
       {128, 8192, 4096, 1, Sm90TileClass::small},      // 128 small tiles: within a wave
       {128, 8448, 4096, 1, Sm90TileClass::small},      // 132 small tiles: one wave exactly
       {128, 8449, 4096, 1, Sm90TileClass::medium},     // 134 small tiles, 67 medium ones
@@ -126,6 +132,8 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
   using NoWide = TilesWithoutDecodeWide<Tiles>;
   static_assert(detail::sm90_decode_wide_rows<NoWide> == 0 && detail::sm90_decode_wide_rows<Tiles> == 64);
   static_assert(detail::sm90_decode_wide_min_rows<NoWide> == 1 && detail::sm90_decode_wide_min_rows<Tiles> == 33);
+  static_assert(detail::sm90_decode_wide_max_rows<NoWide> == 0 && detail::sm90_decode_wide_max_rows<Tiles> == 128);
+  EXPECT_EQ(sm90_tile_class<NoWide>(128, 4096, 4096, 1, sms), Sm90TileClass::small);
   EXPECT_EQ(sm90_tile_class<NoWide>(17, 14336, 4096, 1, sms), Sm90TileClass::small);
   EXPECT_EQ(sm90_tile_class<NoWide>(40, 14336, 4096, 1, sms), Sm90TileClass::small);
   EXPECT_EQ(sm90_tile_class<NoWide>(16, 14336, 4096, 1, sms), Sm90TileClass::decode);

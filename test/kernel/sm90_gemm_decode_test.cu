@@ -100,7 +100,9 @@ TEST(Sm90GemmDecode, StagedTransposedStores) {
   const DecodeCase wide[] = {{{64, 2048, 512}, BiasMode::per_column, 0.25f, 0.f, 1, 0, true},
                              {{33, 1000, 1000}, BiasMode::per_row, 0.1f, 0.f, 2, 0, true},
                              {{40, 640, 300}, BiasMode::per_column, 0.1f, 0.f, 1, 3, true},
-                             {{64, 129, 129}, BiasMode::per_row, 0.1f, -0.5f, 1, 1, true}};
+                             {{64, 129, 129}, BiasMode::per_row, 0.1f, -0.5f, 1, 1, true},
+                             {{128, 4096, 512}, BiasMode::per_column, 0.25f, 0.f, 1, 0, true},
+                             {{97, 832, 300}, BiasMode::per_row, 0.1f, 0.f, 2, 0, true}};
   swapped_with_bias_gelu_and_source<Sm90Tiles<BF16>::DecodeWide>(Sm90TileClass::decode_wide, wide, 460);
   // fp16 through the same path: its own conversion in the staging.
   const DecodeCase half_decode[] = {{{16, 1024, 512}, BiasMode::per_column, 0.25f, 0.f, 2, 0, true}};
@@ -130,14 +132,17 @@ TEST(Sm90GemmDecode, StagedPathNeedsAlignedRowsAndNoSource) {
   EXPECT_FALSE(Plain::staged(d, 4096, false)) << "not transposed";
 }
 
-// The wide decode configuration (chosen for 33 to 64 rows of A; the kernel takes any up to 64),
-// the kernel's N of one 64-column tile.
+// The wide decode configuration (chosen for 33 to 64 rows of A, and up to 128 on a nearly full
+// wave; the kernel takes any), the kernel's N of one 64-column tile, or two past 64 rows.
 TEST(Sm90GemmDecode, WideSwappedWithBiasGeluAndSource) {
   const DecodeCase cases[] = {{{17, 129, 129}, BiasMode::per_row, 0.25f, 0.5f, 1, 1},
                               {{64, 1000, 4097}, BiasMode::per_column, 0.05f, 0.f, 1, 0},
                               {{33, 4097, 1000}, BiasMode::per_column, 0.1f, -1.25f, 2, 0},
                               {{64, 300, 1000}, BiasMode::per_row, 0.1f, 0.75f, 1, 3},
-                              {{40, 100, 0}, BiasMode::per_column, 1.f, 0.5f, 2, 1}};
+                              {{40, 100, 0}, BiasMode::per_column, 1.f, 0.5f, 2, 1},
+                              {{128, 4096, 1000}, BiasMode::per_row, 0.1f, 0.5f, 1, 0},
+                              {{65, 3900, 777}, BiasMode::per_column, 0.25f, -0.75f, 1, 1},
+                              {{100, 1000, 2000}, BiasMode::per_row, 0.1f, 0.f, 2, 3}};
   swapped_with_bias_gelu_and_source<Sm90Tiles<BF16>::DecodeWide>(Sm90TileClass::decode_wide, cases, 160);
 }
 
@@ -162,8 +167,9 @@ typename Auto::Arguments decode_problem() {
 }
 
 // Which problems Sm90AutoGemm sends to the decode classes (no GPU needed): m <= 16 to decode, 33 to
-// 64 to decode_wide, batched or not, the swapped problem within TMA's rules; anything else to
-// small, whose refusals name the operands as the caller gave them.
+// 64 to decode_wide (65 to 128 too on 0.9 to 1 wave of its tiles), batched or not, the swapped
+// problem within TMA's rules; anything else to small, whose refusals name the operands as the
+// caller gave them.
 TEST(Sm90GemmDecode, AutoGemmTakesTheDecodeClassWhereTmaAllows) {
   using Auto = Sm90AutoGemm<Sm90Tiles<BF16>, BF16>;
   Auto::Arguments a = decode_problem<Auto>();
@@ -178,8 +184,15 @@ TEST(Sm90GemmDecode, AutoGemmTakesTheDecodeClassWhereTmaAllows) {
   EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::decode_wide);
   a.m = 64;
   EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::decode_wide);
-  a.m = 65;
+  a.m = 65;  // 128 tiles of the swapped problem: 0.97 of a wave, whole tiles past 64 tokens
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::decode_wide);
+  a.m = 128;
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::decode_wide);
+  a.m = 129;
   EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small);
+  a.m = 128, a.n = 2048;  // 64 tiles: below 0.9 of a wave
+  EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small);
+  a.n = 4096;
   a.m = 40, a.lda = 4100;  // the tokens' rows off TMA's rule: the wide decode kernel refuses them too
   EXPECT_EQ(Auto::tile_class(a), Sm90TileClass::small);
   a.lda = 4096;
@@ -219,10 +232,16 @@ TEST(Sm90GemmDecode, AutoGemmSaysHowItSharesTheWork) {
   EXPECT_EQ(Auto::effective_splits(a), 2);
   EXPECT_GT(Auto::workspace_size(a), 0u);
   a.split_k_mode = SplitKMode::automatic;
-  a.m = 128;
+  a.m = 128;  // DecodeWide's 128 whole tiles, one nearly full wave
+  ASSERT_EQ(Auto::tile_class(a), Sm90TileClass::decode_wide);
+  EXPECT_FALSE(Auto::uses_pairs(a));
+  EXPECT_EQ(Auto::effective_splits(a), 1);
+  EXPECT_EQ(Auto::workspace_size(a), 0u);
+  a.n = 2048;  // 32 small tiles
   ASSERT_EQ(Auto::tile_class(a), Sm90TileClass::small);
   EXPECT_FALSE(Auto::uses_pairs(a)) << "Small keeps the workspace";
-  EXPECT_EQ(Auto::effective_splits(a), 2);
+  EXPECT_EQ(Auto::effective_splits(a), 4);
+  a.n = 4096;
   a.m = 4096;
   ASSERT_EQ(Auto::tile_class(a), Sm90TileClass::large);
   EXPECT_FALSE(Auto::uses_pairs(a));
