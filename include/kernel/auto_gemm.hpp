@@ -143,6 +143,7 @@ struct Sm90TilesOfUnit : Sm90HugeOfUnit<Tiles, Unit> {
   using Decode = Sm90ConfigOfUnit<typename Tiles::Decode, Unit>;
   using DecodeWide = Sm90ConfigOfUnit<typename Tiles::DecodeWide, Unit>;
   static constexpr int kDecodeWideMinRows = detail::sm90_decode_wide_min_rows<Tiles>;
+  static constexpr int kDecodeWideMaxRows = detail::sm90_decode_wide_max_rows<Tiles>;
   static constexpr bool kDecode = Tiles::kDecode;
 };
 

@@ -27,6 +27,21 @@ static_assert(Auto::kHopperCompiled, "this test must be compiled for compute_90a
 
 bool on_hopper() { return compute_capability_mismatch(9, 0, true).empty(); }
 
+// AutoGemm's copy of the tile set (its configurations made types of this unit) keeps every knob of
+// the rule: each shape gets the class Sm90Tiles itself gets (no GPU needed).
+TEST(AutoGemmAllArch, HopperTilesOfTheUnitChooseAsSm90Tiles) {
+  using Unit = detail::Sm90TilesOfUnit<Sm90Tiles<BF16>, detail::ThisTranslationUnit>;
+  static_assert(detail::sm90_decode_wide_min_rows<Unit> == detail::sm90_decode_wide_min_rows<Sm90Tiles<BF16>> &&
+                detail::sm90_decode_wide_max_rows<Unit> == detail::sm90_decode_wide_max_rows<Sm90Tiles<BF16>> &&
+                detail::sm90_decode_wide_rows<Unit> == detail::sm90_decode_wide_rows<Sm90Tiles<BF16>> &&
+                detail::sm90_has_huge<Unit> == detail::sm90_has_huge<Sm90Tiles<BF16>>);
+  for (long long m : {1, 16, 17, 33, 64, 65, 100, 128, 129, 4096})
+    for (long long n : {1000, 3800, 4096, 8192, 14336})
+      for (long long k : {4096, 14336})
+        EXPECT_EQ((sm90_tile_class<Unit>(m, n, k, 1, 132)), (sm90_tile_class<Sm90Tiles<BF16>>(m, n, k, 1, 132)))
+            << m << " x " << n << " x " << k;
+}
+
 enum class Want { hopper_on_sm90, ampere, either };
 
 // Runs `s` through Auto and checks every element; returns the kernel it ran on.
