@@ -48,6 +48,7 @@ using Wave64 = Gemm<Sm90GemmKernel<Config<64, 112, 8, Sm90Schedule::pingpong>, T
 using Wave128 = Gemm<Sm90GemmKernel<Config<128, 112, 6, Sm90Schedule::cooperative>, T, LC, Sm90Store::plain>>;
 using Whole64 = Gemm<Sm90GemmKernel<Config<64, 64, 12, Sm90Schedule::pingpong>, T, LC>>;
 using Cluster64 = Gemm<Sm90GemmKernel<Config<64, 64, 12, Sm90Schedule::pingpong, 2>, T, LC>>;
+using Small = Gemm<Sm90GemmKernel<Config<64, 128, 8, Sm90Schedule::pingpong>, T, LC>>;  // Sm90Tiles' Small
 using Cluster128 = Gemm<Sm90GemmKernel<Config<64, 128, 8, Sm90Schedule::pingpong, 2>, T, LC>>;
 
 struct Variant {
@@ -67,10 +68,10 @@ struct Problem {
 // Variant G, one GEMM per input set (StrataRunner): whole tiles, or G's automatic schedule with
 // `automatic`; its output checked against cuBLAS's (a line where it differs or G refuses).
 template <class G>
-void add(std::vector<Variant>& variants, std::string name, Problem const& p, bool automatic = false) {
+void add(std::vector<Variant>& variants, std::string name, Problem const& p, bool automatic = false, int split = 1) {
   if (const char* only = std::getenv("PROBE_ONLY"); only != nullptr && name.find(only) == std::string::npos) return;
   auto runner = std::make_shared<StrataRunner<G, T, T>>();
-  if (!automatic) runner->schedule = Schedule::tiles, runner->split_k = 1;
+  if (!automatic) runner->schedule = Schedule::tiles, runner->split_k = split;
   std::string why;
   if (!runner->prepare(p.m, p.n, p.k, p.in.a, p.in.b, p.d, why)) {
     std::printf("  %s refused: %s\n", name.c_str(), why.c_str());
@@ -100,6 +101,7 @@ void probe(int m, int n, int k) {
   add<Whole64>(variants, "64x64 pp, whole tiles", p);
   add<Cluster64>(variants, "64x64 pp 2x1, whole tiles", p);
   add<Cluster128>(variants, "64x128 pp 2x1, whole tiles", p);
+  add<Small>(variants, "small 64x128 pp, split-K 2", p, false, 2);
   std::vector<std::function<void(int)>> launches;
   for (Variant const& v : variants) launches.push_back(v.launch);
   launches.push_back(cublas);

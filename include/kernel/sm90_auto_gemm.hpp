@@ -118,7 +118,7 @@ inline constexpr bool sm90_tiles_cover =
 //   DecodeWide  32 < m <= 64, the same swap on 64 weight rows × 64 tokens, BK two swizzle rows,
 //           5 stages, ping-pong (m <= 32 stays on Small, which is faster there), while its tiles
 //           fit in one wave (n <= 8448 on 132 SMs; Small is faster past that); 64 < m <= 128
-//           (kDecodeWideMaxRows) where they fill 0.9 to 1 wave (n 3801 to 4224);
+//           (kDecodeWideMaxRows) where they fill 0.9 to 1 wave (n 3801 to 4224), k <= 8192;
 //   Huge    64 × 256, 5 stages, ping-pong, one staging buffer per warpgroup (16-bit types only:
 //           tf32 keeps Large), from kSm90HugeMinWaves waves of large tiles.
 // Decode and DecodeWide split K in K pairs where their split-K plan allows (one unit per cluster of

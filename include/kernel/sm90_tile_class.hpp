@@ -71,8 +71,11 @@ inline constexpr double kSm90MediumMinWaves = 0.9;
 // small class's tiles, twice as wide in the weights and so half as many, run faster.
 inline constexpr double kSm90DecodeWideMaxWaves = 1.0;
 // Past DecodeWide's BN tokens (up to the set's kDecodeWideMaxRows), waves of its tiles from which
-// decode_wide runs: one nearly full wave of whole tiles beats small's half wave split in two.
+// decode_wide runs, and the longest K: one nearly full wave of whole tiles beats small's half wave
+// split in two while the split's fixup weighs (k 4096, 8192); by k 14336 the fixup is amortized
+// and the narrower tiles' extra reads of A cost more.
 inline constexpr double kSm90DecodeWideFullMinWaves = 0.9;
+inline constexpr long long kSm90DecodeWideFullMaxK = 8192;
 // Problems of one row of Medium's tiles (Small::BM < m <= Medium::BM), bound by the weights'
 // bandwidth, take medium where the large tile does not run once Small's tiles exceed
 // kSm90SmallOneRowMaxWaves waves: a partial second wave costs more than idle SMs.
@@ -147,7 +150,7 @@ inline constexpr int sm90_decode_wide_min_rows<Tiles> = Tiles::kDecodeWideMinRow
 //   m <= Decode's BN, where the set has a decode configuration (A row-major): decode;
 //   kDecodeWideMinRows <= m <= DecodeWide's BN, where it has that one too, while its tiles fill at
 //     most kSm90DecodeWideMaxWaves waves, and on to kDecodeWideMaxRows while they fill
-//     kSm90DecodeWideFullMinWaves to 1 wave: decode_wide;
+//     kSm90DecodeWideFullMinWaves to 1 wave with k <= kSm90DecodeWideFullMaxK: decode_wide;
 //   m <= Small's BM: small (a taller tile spends its MMAs on rows that do not exist);
 //   large from kSm90LargeMinWaves waves of its tiles where its waves are no slower than medium's
 //     (the most efficient tile: detail::sm90_large_pays), and huge instead from kSm90HugeMinWaves
@@ -156,7 +159,7 @@ inline constexpr int sm90_decode_wide_min_rows<Tiles> = Tiles::kDecodeWideMinRow
 //     kSm90SmallOneRowMaxWaves waves, else small;
 //   medium once Medium's tiles fill kSm90MediumMinWaves waves;
 //   small below that: few tiles, so the smallest one keeps the most SMs busy.
-// K enters only between large and huge: every configuration walks K the same way.
+// K enters only there and between large and huge.
 template <class Tiles>
 constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long k, long long batches, int sm_count) {
   using Large = typename Tiles::Large;
@@ -167,7 +170,8 @@ constexpr Sm90TileClass sm90_tile_class(long long m, long long n, long long k, l
   if (Tiles::kDecode && m >= detail::sm90_decode_wide_min_rows<Tiles> && m <= detail::sm90_decode_wide_max_rows<Tiles>) {
     const double wide = double(detail::sm90_decode_wide_tiles<Tiles>(m, n, batches));
     if (wide <= kSm90DecodeWideMaxWaves * sms &&
-        (m <= detail::sm90_decode_wide_rows<Tiles> || wide >= kSm90DecodeWideFullMinWaves * sms))
+        (m <= detail::sm90_decode_wide_rows<Tiles> ||
+         (wide >= kSm90DecodeWideFullMinWaves * sms && k <= kSm90DecodeWideFullMaxK)))
       return Sm90TileClass::decode_wide;
   }
   if (m <= Small::BM) return Sm90TileClass::small;

@@ -84,6 +84,9 @@ TEST(AutoGemmDispatch, Sm90TileClass) {
       {128, 3800, 4096, 1, Sm90TileClass::decode_wide},  // 60 x 2 = 120: from 0.9 of a wave (118.8)
       {128, 3776, 4096, 1, Sm90TileClass::small},        // 59 x 2 = 118: below it
       {128, 2048, 4096, 2, Sm90TileClass::decode_wide},  // 32 x 2 a batch, 128 in all
+      {128, 4096, 8192, 1, Sm90TileClass::decode_wide},  // kSm90DecodeWideFullMaxK
+      {128, 4096, 8193, 1, Sm90TileClass::small},        // past it: small's split K amortizes its fixup
+      {64, 4096, 14336, 1, Sm90TileClass::decode_wide},  // up to 64 tokens any K
       {129, 4096, 4096, 1, Sm90TileClass::small},        // past kDecodeWideMaxRows: 64 small tiles
       {128, 8192, 4096, 1, Sm90TileClass::small},      // 128 small tiles: within a wave
       {128, 8448, 4096, 1, Sm90TileClass::small},      // 132 small tiles: one wave exactly
