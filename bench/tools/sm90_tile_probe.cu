@@ -1,14 +1,15 @@
 // Candidate Hopper tiles for decode-side problems (few rows of activations, many weight columns)
 // against what Sm90AutoGemm runs now and against cuBLAS, before any of them enters the tile set.
-// What it asks (bench/RESULTS.md, 38th session): cuBLAS runs 128 CTAs at every m = 64 / 128 shape
-// probed, its tiles sized so ceil(m / BM) · ceil(n / BN) fills one wave (112 weight columns a tile
-// at n = 14336), in 2 × 1 clusters; Sm90Tiles' 64 × 128 and 128 × 128 tiles leave 20 of 132 SMs
-// idle there. The candidates:
+// What it asked (bench/RESULTS.md, 38th session; answered in the 39th's): cuBLAS runs 128 CTAs
+// at every m = 64 / 128 shape probed, its tiles sized so ceil(m / BM) · ceil(n / BN) fills one
+// wave (112 weight columns a tile at n = 14336), in 2 × 1 clusters; Sm90Tiles' 64 × 128 and
+// 128 × 128 tiles leave 20 of 132 SMs idle there. The candidates:
 //   wave 64 x 112, ping-pong, plain stores      (m <= 64:  128 tiles at n = 14336)
 //   wave 128 x 112, cooperative, plain stores   (m <= 128: 128 tiles at n = 14336)
 //   64 x 64 ping-pong, 12 stages (all 227 KB), whole tiles, without and with a 2 x 1 cluster (B
 //     multicast along M): cuBLAS's structure at 128 x 4096² (64 x 64, 13 stages, 2 x 1)
 //   64 x 128 ping-pong, 2 x 1 cluster, whole tiles
+//   Sm90Tiles' Small (64 x 128 ping-pong) at split-K 2, what m = 128 ran before decode_wide
 // (plain stores: the TMA epilogue takes BN in multiples of 64 columns). Every output is checked
 // against cuBLAS on the same buffers first; then every variant and cuBLAS are timed interleaved,
 // one launch at a time and in batches of 100 back-to-back launches (no PDL), over input sets larger
