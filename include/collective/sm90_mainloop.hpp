@@ -27,6 +27,13 @@
 #include "sm90_config.hpp"
 #include "sm90_pipeline.hpp"
 
+// A study tool's per-K-tile timeline hook (bench/tools/sm90_stage_trace.cu defines it; a no-op
+// otherwise): events 0 / 1 before and after the producer acquires K tile kt's stage, 2 / 3 before
+// and after a consumer warpgroup finds it full.
+#ifndef STRATA_SM90_STAGE_TRACE
+#define STRATA_SM90_STAGE_TRACE(event, kt) ((void)0)
+#endif
+
 namespace strata {
 
 // Where this CTA sits in its cluster and whom it shares operands with (ranks along M fastest).
@@ -99,7 +106,9 @@ struct Sm90Mainloop {
                                  int batch_b, int k_begin, int k_end, unsigned parts = kLoadBoth, bool take = true) {
     for (int kt = k_begin; kt < k_end; ++kt) {
       if (take) {
+        STRATA_SM90_STAGE_TRACE(0, kt);
         pipe.producer_acquire(state);
+        STRATA_SM90_STAGE_TRACE(1, kt);
         pipe.producer_expect(state, kStageBytes);
       }
       uint64_t* full = pipe.full_barrier(state);
@@ -127,7 +136,9 @@ struct Sm90Mainloop {
     const int whole = split ? k_tiles - kSplitTail : k_tiles;
     State previous = state;
     for (int kt = 0; kt < whole; ++kt) {
+      STRATA_SM90_STAGE_TRACE(2, kt);
       pipe.consumer_wait(state);
+      STRATA_SM90_STAGE_TRACE(3, kt);
       if constexpr (kSplitTail > 0) {
         // The stage's addresses after the fence: computed before it, as below, ptxas serialized
         // every wgmma of a split-tail kernel ("insufficient register resources").
