@@ -127,12 +127,14 @@ struct Sm90ConfigOfUnit : Config {
   template <int Stages>
   using WithStages = Sm90ConfigOfUnit<typename Sm90WithStages<Config, Stages>::type, Unit>;
 };
-// The unit's Huge where the tile set has one.
+// The tile set with its configurations made the unit's: derived from the set, so every knob of
+// the rule (kDecode, kDecodeWideMinRows, ...) comes through as the set has it, and each
+// configuration type replaced; Huge where the set has one.
 template <class Tiles, class Unit>
-struct Sm90HugeOfUnit {};
+struct Sm90HugeOfUnit : Tiles {};
 template <class Tiles, class Unit>
   requires sm90_has_huge<Tiles>
-struct Sm90HugeOfUnit<Tiles, Unit> {
+struct Sm90HugeOfUnit<Tiles, Unit> : Tiles {
   using Huge = Sm90ConfigOfUnit<typename Tiles::Huge, Unit>;
 };
 template <class Tiles, class Unit>
@@ -142,9 +144,6 @@ struct Sm90TilesOfUnit : Sm90HugeOfUnit<Tiles, Unit> {
   using Large = Sm90ConfigOfUnit<typename Tiles::Large, Unit>;
   using Decode = Sm90ConfigOfUnit<typename Tiles::Decode, Unit>;
   using DecodeWide = Sm90ConfigOfUnit<typename Tiles::DecodeWide, Unit>;
-  static constexpr int kDecodeWideMinRows = detail::sm90_decode_wide_min_rows<Tiles>;
-  static constexpr int kDecodeWideMaxRows = detail::sm90_decode_wide_max_rows<Tiles>;
-  static constexpr bool kDecode = Tiles::kDecode;
 };
 
 // AutoGemm's Hopper part: Sm90AutoGemm over the unit's Sm90Tiles, or nothing where it cannot run.
