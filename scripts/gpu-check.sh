@@ -116,10 +116,11 @@ fi
 if wants sanitize; then
   sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   sanitize() {
-    local tool=$1 status=0 bin
+    local tool=$1 status=0 bin ran=0
     for bin in "$BUILD"/test/strata_kernel_tests "$BUILD"/test/strata_atom_tests \
         "$BUILD"/test/strata_collective_tests; do
       [[ -x "$bin" ]] || continue
+      ran=$((ran + 1))
       echo "--- $tool: $(basename "$bin") --gtest_filter=$SANITIZE_FILTER"
       local extra=()
       [[ $tool == racecheck ]] && extra=(--racecheck-report hazard)
@@ -146,6 +147,11 @@ if wants sanitize; then
       fi
       rm -f "$log"
     done
+    # No test binary (the build stage did not run here, or failed) is a failure, not a pass.
+    if ((ran == 0)); then
+      echo "--- $tool: no test binary under $BUILD/test: nothing was checked"
+      return 1
+    fi
     return $status
   }
   for tool in memcheck racecheck synccheck initcheck; do

@@ -1,13 +1,18 @@
 // Where each K tile's time goes in a Hopper mainloop, unclustered against a 2 × 1 cluster: the
 // mainloop's stage hook (STRATA_SM90_STAGE_TRACE in include/collective/sm90_mainloop.hpp) stamps,
 // per CTA and K tile, the producer's acquire of the stage (before / after: waiting for every
-// consumer it feeds to release it) and a consumer's wait for it to be full (before / after). The
-// tool prints, over the CTAs of one traced launch and the K tiles past the ring's first fill
-// (medians, cycles of the SM's clock):
+// consumer it feeds to release it), a consumer's wait for it to be full (before / after), its wait
+// for the batch before to finish and its release of that batch's stage. The tool prints, over the
+// CTAs of one traced launch and the K tiles past the ring's first fill (cycles of the SM's clock;
+// each as median, then 10th / 90th percentile and mean):
 //   empty wait   the producer waiting for a stage to be released
 //   load         from the producer holding the stage (then expect, TMA) to a consumer finding it
 //                full: the TMA's latency plus, clustered, the peer's multicast half
 //   full wait    the consumer waiting for the stage to be full
+//   issue+drain  from finding the stage full to the batch before done (issuing this batch's wgmma,
+//                then waiting for the one before)
+//   release      the consumer's release of the batch before's stage (local or to every CTA whose
+//                producer wrote it)
 //   period       one K tile to the next at the consumer
 // What it asks (bench/RESULTS.md, 39th session): strata's 2 × 1 cluster at whole 64 × 64 tiles
 // moves the same bytes as cuBLAS's kernel and as the unclustered tile yet runs 30–35 % longer than
@@ -25,7 +30,7 @@
 #include <vector>
 
 namespace stage_trace {
-constexpr int kMaxCtas = 264, kKTiles = 256, kEvents = 4;
+constexpr int kMaxCtas = 264, kKTiles = 256, kEvents = 6;
 __device__ long long stamps[kMaxCtas * kKTiles * kEvents];
 // One thread per warpgroup records (the producer thread is thread 0; a consumer's first thread).
 __device__ __forceinline__ void record(int event, int kt) {
@@ -51,10 +56,16 @@ using Whole = Gemm<Sm90GemmKernel<Config<1>, T, LC>>;
 using Clustered = Gemm<Sm90GemmKernel<Config<2>, T, LC>>;
 constexpr int kStages = 12;
 
-double median(std::vector<double> v) {
-  if (v.empty()) return -1;
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
+// "median (p10 / p90, mean)" of v.
+std::string spread(std::vector<double> v) {
+  if (v.empty()) return "-";
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (double x : v) sum += x;
+  char text[96];
+  std::snprintf(text, sizeof text, "%5.0f (%4.0f / %5.0f, %5.0f)", v[v.size() / 2], v[v.size() / 10],
+                v[v.size() * 9 / 10], sum / double(v.size()));
+  return text;
 }
 
 template <class G>
@@ -75,25 +86,30 @@ void trace(char const* name, int m, int n, int k, InputSets<T> const& in, T* d) 
   check(cudaMemcpyFromSymbol(s.data(), stage_trace::stamps, s.size() * sizeof(long long)), "read stamps");
   const int k_tiles = std::min((k + 63) / 64, stage_trace::kKTiles);
   const int ctas = std::min(int(runner.gemms[0].grid().x), stage_trace::kMaxCtas);
-  std::vector<double> empty, load, full, period;
+  std::vector<double> empty, load, full, drain, release, period;
   for (int c = 0; c < ctas; ++c) {
-    auto at = [&](int kt, int e) { return s[(size_t(c) * stage_trace::kKTiles + size_t(kt)) * 4 + size_t(e)]; };
+    auto at = [&](int kt, int e) { return s[(size_t(c) * stage_trace::kKTiles + size_t(kt)) * stage_trace::kEvents + size_t(e)]; };
     for (int kt = kStages; kt + 1 < k_tiles; ++kt) {
-      if (at(kt, 0) == 0 || at(kt, 3) == 0 || at(kt + 1, 2) == 0) continue;  // a CTA without this K tile
+      if (at(kt, 0) == 0 || at(kt, 5) == 0 || at(kt + 1, 2) == 0) continue;  // a CTA without this K tile
       empty.push_back(double(at(kt, 1) - at(kt, 0)));
       load.push_back(double(at(kt, 3) - at(kt, 1)));
       full.push_back(double(at(kt, 3) - at(kt, 2)));
+      drain.push_back(double(at(kt, 4) - at(kt, 3)));
+      release.push_back(double(at(kt, 5) - at(kt, 4)));
       period.push_back(double(at(kt + 1, 2) - at(kt, 2)));
     }
   }
-  std::printf("  %-22s %8.2f us  %4d CTAs  empty wait %6.0f  load %6.0f  full wait %6.0f  period %6.0f  (%zu samples)\n",
-              name, ms * 1e3, ctas, median(empty), median(load), median(full), median(period), period.size());
+  std::printf("  %s: %.2f us, %d CTAs, %zu samples\n", name, ms * 1e3, ctas, period.size());
+  std::printf("    empty wait   %s\n    load         %s\n    full wait    %s\n", spread(empty).c_str(),
+              spread(load).c_str(), spread(full).c_str());
+  std::printf("    issue+drain  %s\n    release      %s\n    period       %s\n", spread(drain).c_str(),
+              spread(release).c_str(), spread(period).c_str());
 }
 
 void trace_shape(int m, int n, int k) {
   const InputSets<T> in(m, n, k, 3900);
   DeviceArray<T> d(int64_t(m) * n);
-  std::printf("%d x %d x %d, 64 x 64 x 64 ping-pong, %d stages, whole tiles (cycles, medians over CTAs and K tiles)\n",
+  std::printf("%d x %d x %d, 64 x 64 x 64 ping-pong, %d stages, whole tiles (cycles over CTAs and K tiles: median (p10 / p90, mean))\n",
               m, n, k, kStages);
   trace<Whole>("unclustered", m, n, k, in, d.ptr);
   trace<Clustered>("2 x 1 cluster", m, n, k, in, d.ptr);

@@ -29,7 +29,8 @@
 
 // A study tool's per-K-tile timeline hook (bench/tools/sm90_stage_trace.cu defines it; a no-op
 // otherwise): events 0 / 1 before and after the producer acquires K tile kt's stage, 2 / 3 before
-// and after a consumer warpgroup finds it full.
+// and after a consumer warpgroup finds it full, 4 / 5 after it waited for the batch before and
+// after it released that batch's stage.
 #ifndef STRATA_SM90_STAGE_TRACE
 #define STRATA_SM90_STAGE_TRACE(event, kt) ((void)0)
 #endif
@@ -160,7 +161,9 @@ struct Sm90Mainloop {
       }
       arch::wgmma_commit_group();
       arch::wgmma_wait_group<1>();  // the batch before this one is done: its stage is free
+      STRATA_SM90_STAGE_TRACE(4, kt);
       if (kt > 0 && signals) pipe.consumer_release(previous);
+      STRATA_SM90_STAGE_TRACE(5, kt);
       previous = state;
       state.advance();
     }
