@@ -126,7 +126,6 @@ struct Sm90Mainloop {
   // acc (columns BN / 2 ..) is final only after finish_tail(the Tail returned).
   STRATA_DEVICE static Tail mma(Pipeline const& pipe, State& state, SharedStorage& smem, int row0, int k_tiles,
                                 Accumulators& acc) {
-    const bool signals = threadIdx.x % 32 == 0;
     STRATA_UNROLL
     for (int mi = 0; mi < kMmaM; ++mi) {
       STRATA_UNROLL
@@ -162,7 +161,7 @@ struct Sm90Mainloop {
       arch::wgmma_commit_group();
       arch::wgmma_wait_group<1>();  // the batch before this one is done: its stage is free
       STRATA_SM90_STAGE_TRACE(4, kt);
-      if (kt > 0 && signals) pipe.consumer_release(previous);
+      if (kt > 0) pipe.consumer_release(previous);
       STRATA_SM90_STAGE_TRACE(5, kt);
       previous = state;
       state.advance();
@@ -181,7 +180,7 @@ struct Sm90Mainloop {
         // wait below, beside batches over a half of its registers, ptxas serialized every wgmma
         // of the kernel (so did a wait between the halves). A drain of the tensor pipe per unit.
         arch::wgmma_wait_group<0>();
-        if (whole > 0 && signals) pipe.consumer_release(previous);
+        if (whole > 0) pipe.consumer_release(previous);
         s = state;
         arch::wgmma_fence();
         STRATA_UNROLL
@@ -205,7 +204,7 @@ struct Sm90Mainloop {
       }
     }
     arch::wgmma_wait_group<0>();
-    if (k_tiles > 0 && signals) pipe.consumer_release(previous);
+    if (k_tiles > 0) pipe.consumer_release(previous);
     fence_half<0>(acc);
     fence_half<1>(acc);
     return {};
@@ -217,12 +216,10 @@ struct Sm90Mainloop {
     if constexpr (kSplitTail > 0) {
       arch::wgmma_wait_group<0>();
       fence_half<1>(acc);
-      if (threadIdx.x % 32 == 0) {
-        State s = tail.first;
-        for (int j = 0; j < tail.count; ++j) {
-          pipe.consumer_release(s);
-          s.advance();
-        }
+      State s = tail.first;
+      for (int j = 0; j < tail.count; ++j) {
+        pipe.consumer_release(s);
+        s.advance();
       }
       tail.count = 0;
     }

@@ -82,14 +82,17 @@ struct Sm90Pipeline {
   // Consumer: waits until stage s is full.
   STRATA_DEVICE void consumer_wait(State s) const { wait<arch::WaitScope::cta>(&barriers.full[s.index], s.phase); }
 
-  // Consumer: one of the consumer_arrivals releases of stage s, to every CTA of release_mask.
+  // Consumer: a warp's release of stage s (one of the consumer_arrivals), to every CTA of
+  // release_mask; all 32 lanes of the warp call it together. Lane r arrives at rank r, so a
+  // cluster's arrivals leave as one instruction: one lane's serial loop over the ranks cost 250
+  // cycles a K tile against 80 unclustered (bench/RESULTS.md, 40th session).
   STRATA_DEVICE void consumer_release(State s) const {
+    const uint32_t lane = threadIdx.x % 32;
     if (release_mask == 1u) {
-      arch::mbarrier_arrive(&barriers.empty[s.index]);
+      if (lane == 0) arch::mbarrier_arrive(&barriers.empty[s.index]);
       return;
     }
-    for (uint32_t m = release_mask, r = 0; m != 0; m >>= 1, ++r)
-      if (m & 1u) arch::mbarrier_arrive_cluster(&barriers.empty[s.index], r);
+    if ((release_mask >> lane) & 1u) arch::mbarrier_arrive_cluster(&barriers.empty[s.index], lane);
   }
 
   // The bounded wait without the out-of-line report: a call anywhere in a kernel with wgmma makes
