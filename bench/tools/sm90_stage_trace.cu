@@ -13,7 +13,7 @@
 //                then waiting for the one before)
 //   release      the consumer's release of the batch before's stage (local or to every CTA whose
 //                producer wrote it)
-//   period       one K tile to the next at the consumer
+//   period       one K tile to the next at the consumer (from finding one full to the next)
 // What it asks (bench/RESULTS.md, 39th session): strata's 2 × 1 cluster at whole 64 × 64 tiles
 // moves the same bytes as cuBLAS's kernel and as the unclustered tile yet runs 30–35 % longer than
 // the latter, about 190 cycles more per K tile; which of these holds them.
@@ -30,10 +30,18 @@
 #include <vector>
 
 namespace stage_trace {
+// Which events are stamped (bit e: event e): fewer stamps, less of the trace's own cost in the
+// loop it times (each is a clock read and a global store). NVCC_DEFINES=-DSTAGE_TRACE_EVENTS=0xc
+// stamps only the consumer's full wait; 0 none (the kernel's own time).
+#ifndef STAGE_TRACE_EVENTS
+#define STAGE_TRACE_EVENTS 0x3f
+#endif
+constexpr unsigned kMask = STAGE_TRACE_EVENTS;
 constexpr int kMaxCtas = 264, kKTiles = 256, kEvents = 6;
 __device__ long long stamps[kMaxCtas * kKTiles * kEvents];
 // One thread per warpgroup records (the producer thread is thread 0; a consumer's first thread).
 __device__ __forceinline__ void record(int event, int kt) {
+  if (!((kMask >> event) & 1u)) return;
   if (threadIdx.x % 128 != 0 || kt >= kKTiles || blockIdx.x >= unsigned(kMaxCtas)) return;
   stamps[(blockIdx.x * kKTiles + kt) * kEvents + event] = clock64();
 }
@@ -86,24 +94,25 @@ void trace(char const* name, int m, int n, int k, InputSets<T> const& in, T* d) 
   check(cudaMemcpyFromSymbol(s.data(), stage_trace::stamps, s.size() * sizeof(long long)), "read stamps");
   const int k_tiles = std::min((k + 63) / 64, stage_trace::kKTiles);
   const int ctas = std::min(int(runner.gemms[0].grid().x), stage_trace::kMaxCtas);
-  std::vector<double> empty, load, full, drain, release, period;
+  // Each figure: from event `from` of K tile kt to event `to` of K tile kt + next, where both are stamped.
+  struct Figure {
+    char const* name;
+    int from, to, next;
+    std::vector<double> v;
+  };
+  Figure figures[] = {{"empty wait", 0, 1, 0, {}}, {"load", 1, 3, 0, {}},    {"full wait", 2, 3, 0, {}},
+                      {"issue+drain", 3, 4, 0, {}}, {"release", 4, 5, 0, {}}, {"period", 3, 3, 1, {}}};
   for (int c = 0; c < ctas; ++c) {
     auto at = [&](int kt, int e) { return s[(size_t(c) * stage_trace::kKTiles + size_t(kt)) * stage_trace::kEvents + size_t(e)]; };
-    for (int kt = kStages; kt + 1 < k_tiles; ++kt) {
-      if (at(kt, 0) == 0 || at(kt, 5) == 0 || at(kt + 1, 2) == 0) continue;  // a CTA without this K tile
-      empty.push_back(double(at(kt, 1) - at(kt, 0)));
-      load.push_back(double(at(kt, 3) - at(kt, 1)));
-      full.push_back(double(at(kt, 3) - at(kt, 2)));
-      drain.push_back(double(at(kt, 4) - at(kt, 3)));
-      release.push_back(double(at(kt, 5) - at(kt, 4)));
-      period.push_back(double(at(kt + 1, 2) - at(kt, 2)));
-    }
+    for (int kt = kStages; kt + 1 < k_tiles; ++kt)
+      for (Figure& f : figures) {
+        const long long a = at(kt, f.from), b = at(kt + f.next, f.to);
+        if (a != 0 && b != 0) f.v.push_back(double(b - a));  // 0: not stamped, or a CTA without this K tile
+      }
   }
-  std::printf("  %s: %.2f us, %d CTAs, %zu samples\n", name, ms * 1e3, ctas, period.size());
-  std::printf("    empty wait   %s\n    load         %s\n    full wait    %s\n", spread(empty).c_str(),
-              spread(load).c_str(), spread(full).c_str());
-  std::printf("    issue+drain  %s\n    release      %s\n    period       %s\n", spread(drain).c_str(),
-              spread(release).c_str(), spread(period).c_str());
+  std::printf("  %s: %.2f us, %d CTAs (events 0x%x stamped)\n", name, ms * 1e3, ctas, stage_trace::kMask);
+  for (Figure const& f : figures)
+    if (!f.v.empty()) std::printf("    %-12s %s  (%zu samples)\n", f.name, spread(f.v).c_str(), f.v.size());
 }
 
 void trace_shape(int m, int n, int k) {
