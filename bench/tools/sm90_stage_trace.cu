@@ -58,10 +58,12 @@ using namespace strata;
 using namespace strata::bench;
 using T = __nv_bfloat16;
 using LC = LinearCombination;
-template <int ClusterM>
-using Config = Sm90GemmConfig<T, RowMajor, ColumnMajor, 64, 64, 64, 12, Sm90Schedule::pingpong, ClusterM>;
+template <int ClusterM, int BN = 64, int Stages = 12>
+using Config = Sm90GemmConfig<T, RowMajor, ColumnMajor, 64, BN, 64, Stages, Sm90Schedule::pingpong, ClusterM>;
 using Whole = Gemm<Sm90GemmKernel<Config<1>, T, LC>>;
 using Clustered = Gemm<Sm90GemmKernel<Config<2>, T, LC>>;
+// Twice the tensor work a K tile for the same consumer loop: a period that stays put is the loop's.
+using Wide = Gemm<Sm90GemmKernel<Config<1, 128, 8>, T, LC>>;
 constexpr int kStages = 12;
 
 // "median (p10 / p90, mean)" of v.
@@ -122,6 +124,7 @@ void trace_shape(int m, int n, int k) {
               m, n, k, kStages);
   trace<Whole>("unclustered", m, n, k, in, d.ptr);
   trace<Clustered>("2 x 1 cluster", m, n, k, in, d.ptr);
+  trace<Wide>("64 x 128 x 64, 8 stages, unclustered", m, n, k, in, d.ptr);
 }
 }  // namespace
 
