@@ -126,6 +126,7 @@ struct Sm90Mainloop {
   // acc (columns BN / 2 ..) is final only after finish_tail(the Tail returned).
   STRATA_DEVICE static Tail mma(Pipeline const& pipe, State& state, SharedStorage& smem, int row0, int k_tiles,
                                 Accumulators& acc) {
+    const bool signals = threadIdx.x % 32 == 0;
     STRATA_UNROLL
     for (int mi = 0; mi < kMmaM; ++mi) {
       STRATA_UNROLL
@@ -161,7 +162,7 @@ struct Sm90Mainloop {
       arch::wgmma_commit_group();
       arch::wgmma_wait_group<1>();  // the batch before this one is done: its stage is free
       STRATA_SM90_STAGE_TRACE(4, kt);
-      if (kt > 0) pipe.consumer_release(previous);
+      if (kt > 0) release(pipe, previous, signals);
       STRATA_SM90_STAGE_TRACE(5, kt);
       previous = state;
       state.advance();
@@ -180,7 +181,7 @@ struct Sm90Mainloop {
         // wait below, beside batches over a half of its registers, ptxas serialized every wgmma
         // of the kernel (so did a wait between the halves). A drain of the tensor pipe per unit.
         arch::wgmma_wait_group<0>();
-        if (whole > 0) pipe.consumer_release(previous);
+        if (whole > 0) release(pipe, previous, signals);
         s = state;
         arch::wgmma_fence();
         STRATA_UNROLL
@@ -204,7 +205,7 @@ struct Sm90Mainloop {
       }
     }
     arch::wgmma_wait_group<0>();
-    if (k_tiles > 0) pipe.consumer_release(previous);
+    if (k_tiles > 0) release(pipe, previous, signals);
     fence_half<0>(acc);
     fence_half<1>(acc);
     return {};
@@ -216,16 +217,30 @@ struct Sm90Mainloop {
     if constexpr (kSplitTail > 0) {
       arch::wgmma_wait_group<0>();
       fence_half<1>(acc);
-      State s = tail.first;
-      for (int j = 0; j < tail.count; ++j) {
-        pipe.consumer_release(s);
-        s.advance();
+      // Every lane with a cluster (one rank each), lane 0 alone without (see release()).
+      if (Config::kClusterSize > 1 || threadIdx.x % 32 == 0) {
+        State s = tail.first;
+        for (int j = 0; j < tail.count; ++j) {
+          release(pipe, s, true);
+          s.advance();
+        }
       }
       tail.count = 0;
     }
   }
 
  private:
+  // A consumer warp's release of stage s: by its lane 0 (`signals`) alone without a cluster, as
+  // the split tail's kernels need (a lane test in every call cost them the registers that keep
+  // their wgmma pipelined, C7511); by all lanes, one rank each, with one.
+  STRATA_DEVICE static void release(Pipeline const& pipe, State s, bool signals) {
+    if constexpr (Config::kClusterSize == 1) {
+      if (signals) pipe.consumer_release(s);
+    } else {
+      pipe.consumer_release_warp(s);
+    }
+  }
+
   STRATA_DEVICE static uint32_t smem_address(void const* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
 
   // One K tile's wgmma (from stage s) over columns [Col0, Col0 + N) of the tile, N = BN or BN / 2,
