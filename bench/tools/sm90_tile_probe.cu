@@ -49,7 +49,7 @@ using Wave64 = Gemm<Sm90GemmKernel<Config<64, 112, 8, Sm90Schedule::pingpong>, T
 using Wave128 = Gemm<Sm90GemmKernel<Config<128, 112, 6, Sm90Schedule::cooperative>, T, LC, Sm90Store::plain>>;
 using Whole64 = Gemm<Sm90GemmKernel<Config<64, 64, 12, Sm90Schedule::pingpong>, T, LC>>;
 using Cluster64 = Gemm<Sm90GemmKernel<Config<64, 64, 12, Sm90Schedule::pingpong, 2>, T, LC>>;
-using Small = Gemm<Sm90GemmKernel<Config<64, 128, 8, Sm90Schedule::pingpong>, T, LC>>;  // Sm90Tiles' Small
+using Small = Gemm<Sm90GemmKernel<Tiles::Small, T, LC>>;
 using Cluster128 = Gemm<Sm90GemmKernel<Config<64, 128, 8, Sm90Schedule::pingpong, 2>, T, LC>>;
 
 struct Variant {

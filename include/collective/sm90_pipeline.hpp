@@ -97,10 +97,6 @@ struct Sm90Pipeline {
   // against 80 unclustered; bench/RESULTS.md, 40th session).
   STRATA_DEVICE void consumer_release_warp(State s) const {
     const uint32_t lane = threadIdx.x % 32;
-    if (release_mask == 1u) {
-      if (lane == 0) arch::mbarrier_arrive(&barriers.empty[s.index]);
-      return;
-    }
     if ((release_mask >> lane) & 1u) arch::mbarrier_arrive_cluster(&barriers.empty[s.index], lane);
   }
 
