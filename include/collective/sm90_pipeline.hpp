@@ -82,19 +82,13 @@ struct Sm90Pipeline {
   // Consumer: waits until stage s is full.
   STRATA_DEVICE void consumer_wait(State s) const { wait<arch::WaitScope::cta>(&barriers.full[s.index], s.phase); }
 
-  // Consumer: one of the consumer_arrivals releases of stage s, to every CTA of release_mask, by
-  // one thread (a ring without a cluster: one lane of each consumer warp).
-  STRATA_DEVICE void consumer_release(State s) const {
-    if (release_mask == 1u) {
-      arch::mbarrier_arrive(&barriers.empty[s.index]);
-      return;
-    }
-    for (uint32_t m = release_mask, r = 0; m != 0; m >>= 1, ++r)
-      if (m & 1u) arch::mbarrier_arrive_cluster(&barriers.empty[s.index], r);
-  }
-  // The same by all 32 lanes of a consumer warp together: lane r arrives at rank r, so a cluster's
-  // arrivals leave as one instruction (one lane's loop over the ranks cost 250 cycles a K tile
-  // against 80 unclustered; bench/RESULTS.md, 40th session).
+  // Consumer, a ring without a cluster: one of the consumer_arrivals releases of stage s, by one
+  // lane of a consumer warp.
+  STRATA_DEVICE void consumer_release(State s) const { arch::mbarrier_arrive(&barriers.empty[s.index]); }
+  // Consumer, a clustered ring: the releases of stage s to every CTA of release_mask, by all 32
+  // lanes of a consumer warp together: lane r arrives at rank r, so they leave as one instruction
+  // (one lane's loop over the ranks cost 250 cycles a K tile against 80 unclustered;
+  // bench/RESULTS.md, 40th session).
   STRATA_DEVICE void consumer_release_warp(State s) const {
     const uint32_t lane = threadIdx.x % 32;
     if ((release_mask >> lane) & 1u) arch::mbarrier_arrive_cluster(&barriers.empty[s.index], lane);
