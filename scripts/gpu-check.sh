@@ -13,6 +13,8 @@
 #   STRESS_CASES=<n>     problems of the `stress` stage's long run (default 10000)
 #   SANITIZE_FILTER=...  the gtest filter the sanitizers run over (default: every path of every
 #                        tile class, Sm80GemmSanitize.*, and the Hopper atom tests)
+#   SANITIZE_TOOLS="..." which compute-sanitizer tools run (default: memcheck racecheck synccheck
+#                        initcheck; racecheck takes ~3/4 of the stage, so a short call can skip it)
 #
 # Stages: build (configure + build everything; build-slowest.log lists its 15 slowest steps); test
 # (every ctest test but the bench ones and, where the stress stage runs, the stress test; those
@@ -154,7 +156,7 @@ if wants sanitize; then
     fi
     return $status
   }
-  for tool in memcheck racecheck synccheck initcheck; do
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
     stage "sanitize $tool" "$OUT/sanitize-$tool.log" sanitize "$tool"
   done
 fi
