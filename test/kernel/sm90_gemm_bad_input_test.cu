@@ -19,7 +19,8 @@ using namespace strata;
 using T = __nv_bfloat16;
 template <class LayoutA, Sm90Schedule S = Sm90Schedule::cooperative, int ClusterM = 1>
 using Config = Sm90GemmConfig<T, LayoutA, ColumnMajor, 128, 128, 64, 4, S, ClusterM, 1>;
-using Tma = Gemm<Sm90GemmKernel<Config<RowMajor>, T, LinearCombination>>;  // TMA stores
+using TmaKernel = Sm90GemmKernel<Config<RowMajor>, T, LinearCombination>;
+using Tma = Gemm<TmaKernel>;  // TMA stores
 using Plain = Gemm<Sm90GemmKernel<Config<RowMajor>, T, LinearCombination, Sm90Store::plain>>;
 using MnMajorA = Gemm<Sm90GemmKernel<Config<ColumnMajor>, T, LinearCombination>>;
 using Clustered = Gemm<Sm90GemmKernel<Config<RowMajor, Sm90Schedule::cooperative, 2>, T, LinearCombination>>;
@@ -221,5 +222,34 @@ TEST(Sm90GemmBadInput, ClustersTakeSplitKNotStreamK) {
   a.split_k = 1, a.schedule = Schedule::stream_k;
   EXPECT_TRUE(refused(Clustered::can_implement(a), StatusCode::unsupported, {"Stream-K", "without clusters"}));
   EXPECT_TRUE(Tma::can_implement(a).ok()) << "without a cluster Stream-K is taken: " << Tma::can_implement(a).message();
+}
+
+// Split-K's partial tiles need the workspace workspace_size names: none, or one byte short, is
+// refused with both sizes, before any memory is touched (the kernel zeroes the tile counters
+// only once the workspace is big enough; initialize_workspace is what Gemm::initialize calls).
+TEST(Sm90GemmBadInput, SplitKWorkspaceTooSmall) {
+  Args a = valid();
+  a.split_k = 3;
+  const size_t need = Tma::workspace_size(a);
+  ASSERT_GT(need, 0u) << "split-K 3 keeps partial tiles";
+  EXPECT_TRUE(refused(TmaKernel::initialize_workspace(a, nullptr, need, nullptr), StatusCode::workspace_too_small,
+                      {"the workspace holds", std::to_string(need), "workspace_size"}));
+  EXPECT_TRUE(refused(TmaKernel::initialize_workspace(a, fake<void>(0x600000), need - 1, nullptr),
+                      StatusCode::workspace_too_small, {std::to_string(need - 1) + " bytes", std::to_string(need)}));
+  a.split_k = 1;
+  EXPECT_EQ(Tma::workspace_size(a), 0u) << "whole tiles need no workspace";
+  EXPECT_TRUE(TmaKernel::initialize_workspace(a, nullptr, 0, nullptr).ok());
+}
+
+// The tile scheduler counts units in an int: more tiles times K splits than 2^31 - 1 is refused,
+// not wrapped (2^21 square in 128 x 128 tiles is 2^28 tiles: 7 splits fit, 8 make 2^31).
+TEST(Sm90GemmBadInput, MoreUnitsThanAnIntCounts) {
+  Args a = valid();
+  a.m = a.n = 1 << 21, a.k = 64;
+  a.lda = a.ldb = 64, a.ldd = a.ldc = 1 << 21;
+  a.split_k = 7;
+  EXPECT_TRUE(Plain::can_implement(a).ok()) << "7 * 2^28 units: " << Plain::can_implement(a).message();
+  a.split_k = 8;
+  EXPECT_TRUE(refused(Plain::can_implement(a), StatusCode::problem_too_large, {"more output tiles", "2^31 - 1"}));
 }
 }  // namespace
