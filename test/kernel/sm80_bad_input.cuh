@@ -1,12 +1,13 @@
 // The Ampere GEMM's bad-input tests' problem and helpers (sm80_gemm_bad_input_test.cu, the refusals;
 // sm80_gemm_work_limits_test.cu, the grid, workspace and schedule limits): one tile, a legal
-// problem on fake pointers that are never dereferenced, and a check of a refusal's code and words.
+// problem on fake pointers that are never dereferenced (refused(): common/refusal.hpp).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "common/refusal.hpp"
 #include "sm80_gemm_harness.cuh"
 
 namespace strata::test::bad_input {
@@ -34,19 +35,6 @@ inline Args valid() {
   a.D = fake<T>(0x400000); a.ldd = 1000;
   a.epilogue = {{1.f, 0.f}};
   return a;
-}
-
-// `s` is a refusal with `code` whose message contains every one of `words`.
-inline testing::AssertionResult refused(Status const& s, StatusCode code, std::vector<std::string> const& words) {
-  if (s.ok()) return testing::AssertionFailure() << "accepted";
-  if (s.code() != code)
-    return testing::AssertionFailure() << "refused with code " << int(s.code()) << " instead of " << int(code)
-                                       << ": " << s.message();
-  for (const std::string& w : words) {
-    if (s.message().find(w) == std::string::npos)
-      return testing::AssertionFailure() << "message \"" << s.message() << "\" does not mention \"" << w << "\"";
-  }
-  return testing::AssertionSuccess();
 }
 
 // Two batches at the smallest legal batch strides (for a case to break one of them).

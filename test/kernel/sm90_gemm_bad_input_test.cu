@@ -14,8 +14,11 @@
 #include <kernel/gemm.hpp>
 #include <kernel/sm90_gemm.hpp>
 
+#include "common/refusal.hpp"
+
 namespace {
 using namespace strata;
+using strata::test::refused;
 using T = __nv_bfloat16;
 template <class LayoutA, Sm90Schedule S = Sm90Schedule::cooperative, int ClusterM = 1>
 using Config = Sm90GemmConfig<T, LayoutA, ColumnMajor, 128, 128, 64, 4, S, ClusterM, 1>;
@@ -55,18 +58,6 @@ void batched(Args& a) {
   a.batch_stride_d = int64_t(a.ldd) * a.m;
 }
 void with_beta(Args& a) { a.epilogue = {{1.f, 1.f}}; }
-
-// `s` is a refusal with `code` whose message holds every one of `words`.
-testing::AssertionResult refused(Status const& s, StatusCode code, std::vector<std::string> const& words) {
-  if (s.ok()) return testing::AssertionFailure() << "accepted";
-  if (s.code() != code)
-    return testing::AssertionFailure() << "refused with code " << int(s.code()) << " instead of " << int(code)
-                                       << ": " << s.message();
-  for (std::string const& w : words)
-    if (s.message().find(w) == std::string::npos)
-      return testing::AssertionFailure() << "message \"" << s.message() << "\" does not mention \"" << w << "\"";
-  return testing::AssertionSuccess();
-}
 
 struct BadCase {
   const char* name;
