@@ -12,12 +12,7 @@ using namespace strata::test::bad_input;
 
 // One kind of bad input: what to break, and how the refusal must read (words that hold for any
 // problem the case is applied to: valid() here, a real one on the GPU).
-struct BadCase {
-  const char* name;
-  std::function<void(Args&)> mutate;
-  StatusCode code;
-  std::vector<std::string> words;
-};
+using BadCase = strata::test::RefusalCase<Args>;
 const std::vector<BadCase>& bad_cases() {
   static const std::vector<BadCase> cases = {
       {"A + 1", [](Args& a) { a.A += 1; }, StatusCode::misaligned_pointer, {"A must be 16-byte aligned"}},
@@ -74,11 +69,7 @@ TEST(Sm80GemmBadInput, ValidProblemIsAccepted) {
 }
 
 TEST(Sm80GemmBadInput, EachRefusedWithCodeAndReason) {
-  for (const BadCase& c : bad_cases()) {
-    Args a = valid();
-    c.mutate(a);
-    EXPECT_TRUE(refused(G::can_implement(a), c.code, c.words)) << c.name;
-  }
+  expect_each_refused(bad_cases(), valid(), [](Args const& a) { return G::can_implement(a); });
 }
 
 TEST(Sm80GemmBadInput, LeadingDimensionsFollowMajorness) {

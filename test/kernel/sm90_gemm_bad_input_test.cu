@@ -18,6 +18,7 @@
 
 namespace {
 using namespace strata;
+using strata::test::expect_each_refused;
 using strata::test::refused;
 using T = __nv_bfloat16;
 template <class LayoutA, Sm90Schedule S = Sm90Schedule::cooperative, int ClusterM = 1>
@@ -59,12 +60,7 @@ void batched(Args& a) {
 }
 void with_beta(Args& a) { a.epilogue = {{1.f, 1.f}}; }
 
-struct BadCase {
-  const char* name;
-  std::function<void(Args&)> mutate;
-  StatusCode code;
-  std::vector<std::string> words;
-};
+using BadCase = strata::test::RefusalCase<Args>;
 
 // Refused by the TMA-store kernel (and, but for the output rules, by every kernel).
 const std::vector<BadCase>& bad_cases() {
@@ -128,11 +124,7 @@ TEST(Sm90GemmBadInput, ValidProblemsAreAccepted) {
 }
 
 TEST(Sm90GemmBadInput, EachRefusedWithCodeAndReason) {
-  for (BadCase const& c : bad_cases()) {
-    Args a = valid();
-    c.mutate(a);
-    EXPECT_TRUE(refused(Tma::can_implement(a), c.code, c.words)) << c.name;
-  }
+  expect_each_refused(bad_cases(), valid(), [](Args const& a) { return Tma::can_implement(a); });
 }
 
 // The operands' rules do not depend on the stores: every case about A, B or the work split is
