@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,32 +31,9 @@ using Args = Tma::Arguments;
 static_assert(std::is_same_v<Args, Plain::Arguments> && std::is_same_v<Args, MnMajorA::Arguments>,
               "one Arguments type for every kernel of these types");
 
-template <class P>
-P* fake(uintptr_t address) {
-  return reinterpret_cast<P*>(address);
-}
-
-// A legal 1000 × 1000 × 512 problem: A row-major (lda = k), B column-major (ldb = k), D and C
-// row-major (ldd = ldc = n).
-Args valid() {
-  Args a;
-  a.m = 1000, a.n = 1000, a.k = 512;
-  a.A = fake<const T>(0x100000), a.lda = 512;
-  a.B = fake<const T>(0x200000), a.ldb = 512;
-  a.C = fake<const T>(0x300000), a.ldc = 1000;
-  a.D = fake<T>(0x400000), a.ldd = 1000;
-  a.epilogue = {{1.f, 0.f}};
-  return a;
-}
-
-// Two batches at the smallest strides that keep them apart.
-void batched(Args& a) {
-  a.batch_count = 2;
-  a.batch_stride_a = int64_t(a.lda) * a.m;
-  a.batch_stride_b = int64_t(a.ldb) * a.n;
-  a.batch_stride_c = int64_t(a.ldc) * a.m;
-  a.batch_stride_d = int64_t(a.ldd) * a.m;
-}
+using strata::test::fake;
+Args valid() { return strata::test::legal_problem<Args>(); }
+void batched(Args& a) { strata::test::two_batches(a); }
 void with_beta(Args& a) { a.epilogue = {{1.f, 1.f}}; }
 
 using BadCase = strata::test::RefusalCase<Args>;
