@@ -37,6 +37,20 @@
 
 namespace strata {
 
+// The L2 cache policies of the producer's A and B loads (arch::l2_policy); no hint where false.
+struct Sm90L2Policies {
+  bool hint_a = false, hint_b = false;
+  uint64_t a = 0, b = 0;
+
+  STRATA_DEVICE static Sm90L2Policies make(arch::L2Hint a, arch::L2Hint b) {
+    Sm90L2Policies p;
+    p.hint_a = a != arch::L2Hint::none, p.hint_b = b != arch::L2Hint::none;
+    if (p.hint_a) p.a = arch::l2_policy(a);
+    if (p.hint_b) p.b = arch::l2_policy(b);
+    return p;
+  }
+};
+
 // Where this CTA sits in its cluster and whom it shares operands with (ranks along M fastest).
 struct Sm90ClusterPosition {
   int m = 0, n = 0;         // this CTA's coordinates in the cluster
@@ -104,7 +118,8 @@ struct Sm90Mainloop {
   // an earlier load of the same K tiles took (a stage is full once both operands have landed).
   STRATA_DEVICE static void load(Pipeline const& pipe, State& state, SharedStorage& smem, CUtensorMap const* tma_a,
                                  CUtensorMap const* tma_b, Sm90ClusterPosition const& at, int m0, int n0, int batch_a,
-                                 int batch_b, int k_begin, int k_end, unsigned parts = kLoadBoth, bool take = true) {
+                                 int batch_b, int k_begin, int k_end, Sm90L2Policies const& l2, unsigned parts = kLoadBoth,
+                                 bool take = true) {
     for (int kt = k_begin; kt < k_end; ++kt) {
       if (take) {
         STRATA_SM90_STAGE_TRACE(0, kt);
@@ -114,9 +129,11 @@ struct Sm90Mainloop {
       }
       uint64_t* full = pipe.full_barrier(state);
       if (parts & kLoadA)
-        load_boxes<OperandA, Config::ClusterN>(tma_a, full, smem.a[state.index], at.n, at.mask_a, m0, kt * BK, batch_a);
+        load_boxes<OperandA, Config::ClusterN>(tma_a, full, smem.a[state.index], at.n, at.mask_a, m0, kt * BK, batch_a,
+                                               l2.hint_a, l2.a);
       if (parts & kLoadB)
-        load_boxes<OperandB, Config::ClusterM>(tma_b, full, smem.b[state.index], at.m, at.mask_b, n0, kt * BK, batch_b);
+        load_boxes<OperandB, Config::ClusterM>(tma_b, full, smem.b[state.index], at.m, at.mask_b, n0, kt * BK, batch_b,
+                                               l2.hint_b, l2.b);
       state.advance();
     }
   }
@@ -279,16 +296,22 @@ struct Sm90Mainloop {
   // This CTA's share (group rank `rank` of `Split`) of one operand's boxes of a stage.
   template <class Operand, int Split>
   STRATA_DEVICE static void load_boxes(CUtensorMap const* map, uint64_t* full, T* stage, int rank, uint16_t mask,
-                                       int row0, int k0, int batch) {
+                                       int row0, int k0, int batch, bool hinted, uint64_t policy) {
     STRATA_UNROLL
     for (int j = 0; j < Operand::kBoxes; ++j) {
       if (j % Split != rank) continue;
       const auto c = Operand::box_coords(row0, k0, batch, j);
       T* dst = stage + j * Operand::kBoxElements;
-      if constexpr (Split == 1)
-        arch::tma_load(map, full, dst, c.c0, c.c1, c.c2);
-      else
+      if constexpr (Split == 1) {
+        if (hinted)
+          arch::tma_load_hinted(map, full, policy, dst, c.c0, c.c1, c.c2);
+        else
+          arch::tma_load(map, full, dst, c.c0, c.c1, c.c2);
+      } else if (hinted) {
+        arch::tma_load_multicast_hinted(map, full, mask, policy, dst, c.c0, c.c1, c.c2);
+      } else {
         arch::tma_load_multicast(map, full, mask, dst, c.c0, c.c1, c.c2);
+      }
     }
   }
 };

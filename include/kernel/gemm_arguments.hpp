@@ -26,6 +26,12 @@ enum class SplitKMode { automatic, serial, parallel };
 enum class Schedule { tiles, stream_k, automatic };
 inline constexpr int kStreamKMinWaves = 8;
 
+// Whether the Hopper kernels' TMA loads tell the L2 which operand to keep (sm90_l2_hints.hpp).
+// automatic: where one operand is read by one or two CTAs and the other by many (decode: the
+// weights once, the activations by every CTA), the first is loaded evict_first and the second
+// evict_last; nothing elsewhere. off: no hint. Results never depend on it; Ampere kernels ignore it.
+enum class L2Hints { automatic, off };
+
 // What a GEMM computes and where: D = epilogue(A·B, C), m × n × k, batch_count times.
 template <class ElementA, class ElementB, class ElementC, class ElementD, class Functor>
 struct GemmArguments {
@@ -49,6 +55,7 @@ struct GemmArguments {
   // orders walk the same groups as a space-filling path (each tile next to the one before).
   RasterOrder raster_order = RasterOrder::along_n;
   int raster_group = 8;
+  L2Hints l2_hints = L2Hints::automatic;
 };
 
 // When the next kernel of the stream, launched with programmatic dependent launch, may start

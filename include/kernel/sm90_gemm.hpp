@@ -32,6 +32,7 @@
 #include "../collective/sm90_mainloop.hpp"
 #include "argument_checks.hpp"
 #include "sm90_checks.hpp"
+#include "sm90_l2_hints.hpp"
 #include "gemm_arguments.hpp"
 #include "launch.hpp"
 #include "sm90_pair_sums.hpp"
@@ -136,6 +137,7 @@ struct Sm90GemmKernel {
     Sm90WorkPlan plan;               // the units of the clusters (one CTA each without clusters)
     typename PartialSums::Workspace workspace;
     int clusters;                    // the grid, in clusters
+    Sm90L2HintPair l2;               // the operands' L2 hints (sm90_l2_hints)
     unsigned early_operands;         // Mainloop::kLoad* bits loaded before griddepcontrol.wait (launch() sets them)
     bool trigger_after_loads;        // PdlTrigger::after_loads (launch() sets it)
   };
@@ -258,6 +260,7 @@ struct Sm90GemmKernel {
                                     typename Mainloop::State& state, SharedStorage& smem, Sm90ClusterPosition const& at,
                                     int pair_rank, int cluster, int clusters, int units) {
     const unsigned early = p.early_operands;
+    const Sm90L2Policies l2 = Sm90L2Policies::make(p.l2.a, p.l2.b);
     int early_tiles = 0;  // K tiles, from the first unit on, whose early operands were loaded
     if (early != 0) {
       typename Mainloop::State s = state;
@@ -267,7 +270,7 @@ struct Sm90GemmKernel {
         const TileCoord tile = cta_tile(p, w.tile, at);
         const int end = min(k.end, k.begin + (Mainloop::Stages - early_tiles));
         Mainloop::load(pipe, s, smem.mainloop, &p.tma_a, &p.tma_b, at, tile.m * BM, tile.n * BN,
-                       tile.batch * p.batched_a, tile.batch * p.batched_b, k.begin, end, early);
+                       tile.batch * p.batched_a, tile.batch * p.batched_b, k.begin, end, l2, early);
         early_tiles += end - k.begin;
       }
     }
@@ -280,9 +283,9 @@ struct Sm90GemmKernel {
       const int taken = min(k.end, k.begin + early_tiles);
       early_tiles -= taken - k.begin;
       if (taken > k.begin)
-        Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, k.begin, taken,
+        Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, k.begin, taken, l2,
                        Mainloop::kLoadBoth & ~early, false);
-      Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, taken, k.end);
+      Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, taken, k.end, l2);
     }
     // One thread's launch_dependents stands for its CTA (the PTX ISA: later ones add nothing).
     if (p.trigger_after_loads) arch::griddepcontrol_launch_dependents();
@@ -405,20 +408,18 @@ struct Sm90GemmKernel {
     Params p{};
     p.plan = work_plan(a);
     p.workspace = PartialSums::carve(workspace, p.plan);
-    {
-      const int resident = p.plan.pairs ? resident_pairs() : resident_clusters();
-      int units = 0;  // the clusters with work: every CTA of a Stream-K plan, else one per unit
-      if (p.plan.kind == Sm90WorkKind::stream_k)
-        units = resident;
-      else
-        units = p.plan.kind == Sm90WorkKind::split_k ? p.plan.total_tiles * p.plan.splits : p.plan.total_tiles;
-      p.clusters = units < resident ? units : resident;
-    }
+    const int resident = p.plan.pairs ? resident_pairs() : resident_clusters();
+    // The clusters with work: every CTA of a Stream-K plan, else one per unit.
+    const int units = p.plan.kind == Sm90WorkKind::stream_k ? resident
+                      : p.plan.kind == Sm90WorkKind::split_k ? p.plan.total_tiles * p.plan.splits
+                                                             : p.plan.total_tiles;
+    p.clusters = units < resident ? units : resident;
     p.epilogue = {a.D, a.ldd, a.epilogue.reads_source() ? a.C : nullptr, a.ldc, a.epilogue};
     p.batch_stride_c = a.batch_stride_c;
     p.batch_stride_d = a.batch_stride_d;
     p.m = a.m, p.n = a.n;
     p.k_tiles = (a.k + BK - 1) / BK;
+    p.l2 = sm90_l2_hints(a.l2_hints, a.m, a.n, BM, BN);
     p.batched_a = a.batch_count > 1 && a.batch_stride_a != 0;
     p.batched_b = a.batch_count > 1 && a.batch_stride_b != 0;
     p.scheduler = GroupedTileScheduler::make(a.m, a.n, BM * ClusterM, BN * ClusterN, a.batch_count, 1, a.raster_group,

@@ -130,6 +130,78 @@ STRATA_DEVICE __forceinline__ void tma_load_multicast(const CUtensorMap* desc, u
 #endif
 }
 
+// How a load asks the L2 to keep the lines it brings in (a hint; results never depend on it).
+enum class L2Hint : uint8_t { none, evict_first, evict_last };
+
+// createpolicy.fractional.L2::{evict_first,evict_last}.b64 with fraction 1.0: the cache policy of
+// every line a load with .L2::cache_hint touches. L2Hint::none gives evict_normal's.
+STRATA_DEVICE __forceinline__ uint64_t l2_policy(L2Hint hint) {
+  uint64_t policy = 0;
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  if (hint == L2Hint::evict_first)
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+  else if (hint == L2Hint::evict_last)
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
+  else
+    asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;\n" : "=l"(policy));
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+  return policy;
+}
+
+// tma_load and tma_load_multicast with .L2::cache_hint: the same copy, its lines cached under
+// `policy` (l2_policy). The coordinates past the rank are passed as unused zero operands.
+#define STRATA_TMA_HINTED_LOAD(RANK, MULTICAST, OPERANDS)                                                     \
+  asm volatile("cp.async.bulk.tensor." #RANK "d.shared::cluster.global.mbarrier::complete_tx::bytes" MULTICAST \
+               ".L2::cache_hint " OPERANDS ";\n" ::"r"(dst),                                                   \
+               "l"(map), "r"(mbar), "l"(policy), "h"(cta_mask), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]),  \
+               "r"(c[4])                                                                                     \
+               : "memory")
+template <bool Multicast, class... Coords>
+  requires TmaCoordinates<Coords...>
+STRATA_DEVICE __forceinline__ void tma_load_hinted_impl(const CUtensorMap* desc, uint64_t* bar, uint16_t cta_mask,
+                                                        uint64_t policy, void* smem_dst, Coords... coords) {
+#if defined(STRATA_ARCH_SM90_ENABLED)
+  const uint64_t map = detail::descriptor_address(desc);
+  const uint32_t dst = detail::cta_shared_address(smem_dst);
+  const uint32_t mbar = detail::cta_shared_address(bar);
+  const int32_t c[5] = {static_cast<int32_t>(coords)...};
+  constexpr int rank = sizeof...(Coords);
+  if constexpr (!Multicast) {
+    if constexpr (rank == 1) STRATA_TMA_HINTED_LOAD(1, "", "[%0], [%1, {%5}], [%2], %3");
+    else if constexpr (rank == 2) STRATA_TMA_HINTED_LOAD(2, "", "[%0], [%1, {%5, %6}], [%2], %3");
+    else if constexpr (rank == 3) STRATA_TMA_HINTED_LOAD(3, "", "[%0], [%1, {%5, %6, %7}], [%2], %3");
+    else if constexpr (rank == 4) STRATA_TMA_HINTED_LOAD(4, "", "[%0], [%1, {%5, %6, %7, %8}], [%2], %3");
+    else STRATA_TMA_HINTED_LOAD(5, "", "[%0], [%1, {%5, %6, %7, %8, %9}], [%2], %3");
+  } else {
+    if constexpr (rank == 1) STRATA_TMA_HINTED_LOAD(1, ".multicast::cluster", "[%0], [%1, {%5}], [%2], %4, %3");
+    else if constexpr (rank == 2) STRATA_TMA_HINTED_LOAD(2, ".multicast::cluster", "[%0], [%1, {%5, %6}], [%2], %4, %3");
+    else if constexpr (rank == 3)
+      STRATA_TMA_HINTED_LOAD(3, ".multicast::cluster", "[%0], [%1, {%5, %6, %7}], [%2], %4, %3");
+    else if constexpr (rank == 4)
+      STRATA_TMA_HINTED_LOAD(4, ".multicast::cluster", "[%0], [%1, {%5, %6, %7, %8}], [%2], %4, %3");
+    else STRATA_TMA_HINTED_LOAD(5, ".multicast::cluster", "[%0], [%1, {%5, %6, %7, %8, %9}], [%2], %4, %3");
+  }
+#else
+  STRATA_ARCH_SM90_UNSUPPORTED();
+#endif
+}
+#undef STRATA_TMA_HINTED_LOAD
+
+template <class... Coords>
+  requires TmaCoordinates<Coords...>
+STRATA_DEVICE __forceinline__ void tma_load_hinted(const CUtensorMap* desc, uint64_t* bar, uint64_t policy,
+                                                   void* smem_dst, Coords... coords) {
+  tma_load_hinted_impl<false>(desc, bar, 0, policy, smem_dst, coords...);
+}
+template <class... Coords>
+  requires TmaCoordinates<Coords...>
+STRATA_DEVICE __forceinline__ void tma_load_multicast_hinted(const CUtensorMap* desc, uint64_t* bar, uint16_t cta_mask,
+                                                             uint64_t policy, void* smem_dst, Coords... coords) {
+  tma_load_hinted_impl<true>(desc, bar, cta_mask, policy, smem_dst, coords...);
+}
+
 // cp.async.bulk.tensor.{1..5}d.global.shared::cta.bulk_group: stores the box at `smem_src` to the
 // tensor at `coords`; elements outside the tensor are not written. Joins this thread's current
 // bulk group: bulk_commit_group(), then bulk_wait_group_read<N>() before the shared memory is
