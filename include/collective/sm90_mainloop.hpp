@@ -37,18 +37,11 @@
 
 namespace strata {
 
-// The L2 cache policies of the producer's A and B loads (arch::l2_policy); no hint where false.
+// The L2 hints of the producer's A and B loads; each load makes its policy (arch::l2_policy) as it
+// is issued. A split-tail configuration ignores them: with the hinted loads in its producer, ptxas
+// serialized its consumers' wgmma (C7511, the ptxas check), which costs more than the hints gain.
 struct Sm90L2Policies {
-  bool hint_a = false, hint_b = false;
-  uint64_t a = 0, b = 0;
-
-  STRATA_DEVICE static Sm90L2Policies make(arch::L2Hint a, arch::L2Hint b) {
-    Sm90L2Policies p;
-    p.hint_a = a != arch::L2Hint::none, p.hint_b = b != arch::L2Hint::none;
-    if (p.hint_a) p.a = arch::l2_policy(a);
-    if (p.hint_b) p.b = arch::l2_policy(b);
-    return p;
-  }
+  arch::L2Hint a = arch::L2Hint::none, b = arch::L2Hint::none;
 };
 
 // Where this CTA sits in its cluster and whom it shares operands with (ranks along M fastest).
@@ -130,10 +123,10 @@ struct Sm90Mainloop {
       uint64_t* full = pipe.full_barrier(state);
       if (parts & kLoadA)
         load_boxes<OperandA, Config::ClusterN>(tma_a, full, smem.a[state.index], at.n, at.mask_a, m0, kt * BK, batch_a,
-                                               l2.hint_a, l2.a);
+                                               l2.a);
       if (parts & kLoadB)
         load_boxes<OperandB, Config::ClusterM>(tma_b, full, smem.b[state.index], at.m, at.mask_b, n0, kt * BK, batch_b,
-                                               l2.hint_b, l2.b);
+                                               l2.b);
       state.advance();
     }
   }
@@ -296,19 +289,20 @@ struct Sm90Mainloop {
   // This CTA's share (group rank `rank` of `Split`) of one operand's boxes of a stage.
   template <class Operand, int Split>
   STRATA_DEVICE static void load_boxes(CUtensorMap const* map, uint64_t* full, T* stage, int rank, uint16_t mask,
-                                       int row0, int k0, int batch, bool hinted, uint64_t policy) {
+                                       int row0, int k0, int batch, arch::L2Hint hint) {
     STRATA_UNROLL
     for (int j = 0; j < Operand::kBoxes; ++j) {
       if (j % Split != rank) continue;
       const auto c = Operand::box_coords(row0, k0, batch, j);
       T* dst = stage + j * Operand::kBoxElements;
+      if constexpr (Config::kSplitTail > 0) hint = arch::L2Hint::none;
       if constexpr (Split == 1) {
-        if (hinted)
-          arch::tma_load_hinted(map, full, policy, dst, c.c0, c.c1, c.c2);
+        if (hint != arch::L2Hint::none)
+          arch::tma_load_hinted(map, full, arch::l2_policy(hint), dst, c.c0, c.c1, c.c2);
         else
           arch::tma_load(map, full, dst, c.c0, c.c1, c.c2);
-      } else if (hinted) {
-        arch::tma_load_multicast_hinted(map, full, mask, policy, dst, c.c0, c.c1, c.c2);
+      } else if (hint != arch::L2Hint::none) {
+        arch::tma_load_multicast_hinted(map, full, mask, arch::l2_policy(hint), dst, c.c0, c.c1, c.c2);
       } else {
         arch::tma_load_multicast(map, full, mask, dst, c.c0, c.c1, c.c2);
       }

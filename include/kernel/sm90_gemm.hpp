@@ -260,7 +260,7 @@ struct Sm90GemmKernel {
                                     typename Mainloop::State& state, SharedStorage& smem, Sm90ClusterPosition const& at,
                                     int pair_rank, int cluster, int clusters, int units) {
     const unsigned early = p.early_operands;
-    const Sm90L2Policies l2 = Sm90L2Policies::make(p.l2.a, p.l2.b);
+    const Sm90L2Policies l2{p.l2.a, p.l2.b};
     int early_tiles = 0;  // K tiles, from the first unit on, whose early operands were loaded
     if (early != 0) {
       typename Mainloop::State s = state;
