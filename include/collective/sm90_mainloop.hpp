@@ -37,11 +37,12 @@
 
 namespace strata {
 
-// The L2 hints of the producer's A and B loads; each load makes its policy (arch::l2_policy) as it
-// is issued. A split-tail configuration ignores them: with the hinted loads in its producer, ptxas
-// serialized its consumers' wgmma (C7511, the ptxas check), which costs more than the hints gain.
-struct Sm90L2Policies {
+// The L2 hints of the producer's A and B loads (kernel/sm90_l2_hints.hpp decides them); each load
+// makes its policy (arch::l2_policy) as it is issued. A split-tail configuration ignores them: with
+// hinted loads in its producer, ptxas serialized its consumers' wgmma (C7511, the ptxas check).
+struct Sm90L2HintPair {
   arch::L2Hint a = arch::L2Hint::none, b = arch::L2Hint::none;
+  friend bool operator==(Sm90L2HintPair const&, Sm90L2HintPair const&) = default;
 };
 
 // Where this CTA sits in its cluster and whom it shares operands with (ranks along M fastest).
@@ -111,7 +112,7 @@ struct Sm90Mainloop {
   // an earlier load of the same K tiles took (a stage is full once both operands have landed).
   STRATA_DEVICE static void load(Pipeline const& pipe, State& state, SharedStorage& smem, CUtensorMap const* tma_a,
                                  CUtensorMap const* tma_b, Sm90ClusterPosition const& at, int m0, int n0, int batch_a,
-                                 int batch_b, int k_begin, int k_end, Sm90L2Policies const& l2, unsigned parts = kLoadBoth,
+                                 int batch_b, int k_begin, int k_end, Sm90L2HintPair const& l2, unsigned parts = kLoadBoth,
                                  bool take = true) {
     for (int kt = k_begin; kt < k_end; ++kt) {
       if (take) {
@@ -291,11 +292,11 @@ struct Sm90Mainloop {
   STRATA_DEVICE static void load_boxes(CUtensorMap const* map, uint64_t* full, T* stage, int rank, uint16_t mask,
                                        int row0, int k0, int batch, arch::L2Hint hint) {
     STRATA_UNROLL
+    if constexpr (Config::kSplitTail > 0) hint = arch::L2Hint::none;
     for (int j = 0; j < Operand::kBoxes; ++j) {
       if (j % Split != rank) continue;
       const auto c = Operand::box_coords(row0, k0, batch, j);
       T* dst = stage + j * Operand::kBoxElements;
-      if constexpr (Config::kSplitTail > 0) hint = arch::L2Hint::none;
       if constexpr (Split == 1) {
         if (hint != arch::L2Hint::none)
           arch::tma_load_hinted(map, full, arch::l2_policy(hint), dst, c.c0, c.c1, c.c2);

@@ -260,7 +260,6 @@ struct Sm90GemmKernel {
                                     typename Mainloop::State& state, SharedStorage& smem, Sm90ClusterPosition const& at,
                                     int pair_rank, int cluster, int clusters, int units) {
     const unsigned early = p.early_operands;
-    const Sm90L2Policies l2{p.l2.a, p.l2.b};
     int early_tiles = 0;  // K tiles, from the first unit on, whose early operands were loaded
     if (early != 0) {
       typename Mainloop::State s = state;
@@ -270,7 +269,7 @@ struct Sm90GemmKernel {
         const TileCoord tile = cta_tile(p, w.tile, at);
         const int end = min(k.end, k.begin + (Mainloop::Stages - early_tiles));
         Mainloop::load(pipe, s, smem.mainloop, &p.tma_a, &p.tma_b, at, tile.m * BM, tile.n * BN,
-                       tile.batch * p.batched_a, tile.batch * p.batched_b, k.begin, end, l2, early);
+                       tile.batch * p.batched_a, tile.batch * p.batched_b, k.begin, end, p.l2, early);
         early_tiles += end - k.begin;
       }
     }
@@ -283,9 +282,9 @@ struct Sm90GemmKernel {
       const int taken = min(k.end, k.begin + early_tiles);
       early_tiles -= taken - k.begin;
       if (taken > k.begin)
-        Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, k.begin, taken, l2,
+        Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, k.begin, taken, p.l2,
                        Mainloop::kLoadBoth & ~early, false);
-      Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, taken, k.end, l2);
+      Mainloop::load(pipe, state, smem.mainloop, &p.tma_a, &p.tma_b, at, m0, n0, ba, bb, taken, k.end, p.l2);
     }
     // One thread's launch_dependents stands for its CTA (the PTX ISA: later ones add nothing).
     if (p.trigger_after_loads) arch::griddepcontrol_launch_dependents();

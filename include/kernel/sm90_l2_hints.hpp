@@ -2,21 +2,16 @@
 // shape and the CTA tile (host arithmetic; the producer turns it into cache policies).
 #pragma once
 
-#include "../atom/arch/sm90_tma.hpp"  // arch::L2Hint
-#include "gemm_arguments.hpp"          // L2Hints
+#include "../collective/sm90_mainloop.hpp"  // Sm90L2HintPair
+#include "gemm_arguments.hpp"                // L2Hints
 
 namespace strata {
-
-struct Sm90L2HintPair {
-  arch::L2Hint a = arch::L2Hint::none, b = arch::L2Hint::none;
-  friend bool operator==(Sm90L2HintPair const&, Sm90L2HintPair const&) = default;
-};
 
 // A BM-row block of A is read by each CTA of its tile row, ceil(n / BN) of them; a BN-column block
 // of B by ceil(m / BM). Where one operand's blocks are read at most kSm90L2ReadOnceMax times and the
 // other's at least kSm90L2ReusedMin times, the first streams past the L2 (evict_first) and the
-// second stays (evict_last): 4-8 % faster over 100 streamed launches at the decode shapes, either
-// operand order (43rd session, bench/RESULTS.md). Elsewhere both are reused and get no hint.
+// second stays (evict_last), either operand order (the measurements: bench/RESULTS.md). Elsewhere
+// both are reused and get no hint.
 inline constexpr long long kSm90L2ReadOnceMax = 2;
 inline constexpr long long kSm90L2ReusedMin = 8;
 
