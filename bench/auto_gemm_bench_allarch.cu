@@ -143,10 +143,12 @@ void bench_shape(benchmark::State& state, Shape shape) {
   // splits, equal splits are the other way; on few-tile rows, whose 4 and 8 splits take none
   // (sm90_plan_lead), the lead forced is. A shape that runs neither times the same kernel twice:
   // its gain is the noise.
-  Gain pairs, lead;
+  // On decode rows also the TMA loads without L2 hints (l2_gain: time without over time with).
+  Gain pairs, lead, l2;
   if (decode) {
     const auto nothing = [] {};
     if (!gain_of("serial split-K", [](auto& r) { r.split_k_mode = SplitKMode::serial; }, nothing, pairs)) return;
+    if (!gain_of("no L2 hints", [](auto& r) { r.l2_hints = L2Hints::off; }, nothing, l2)) return;
   }
   if (shape.group != Group::large) {
     const int other = decode ? 0 : kSm90SplitLead;
@@ -174,6 +176,8 @@ void bench_shape(benchmark::State& state, Shape shape) {
     state.counters["strm_pairs_gain"] = pairs.streamed;
     state.counters["lead_gain"] = lead.one;
     state.counters["strm_lead_gain"] = lead.streamed;
+    state.counters["l2_gain"] = l2.one;
+    state.counters["strm_l2_gain"] = l2.streamed;
     g_chart.push_back({shape.name(), kernel, {one[1] / one[0], streamed_cublas / streamed_pdl}});
   } else {
     state.counters["strata_TFLOPs"] = flops / one[0] / 1e9;

@@ -22,6 +22,7 @@ struct StrataRunner {
   Schedule schedule = Schedule::automatic;
   SplitKMode split_k_mode = SplitKMode::automatic;
   int split_k = 0;  // 0: automatic, split K when the tiles alone do not fill the GPU
+  L2Hints l2_hints = L2Hints::automatic;  // the Hopper kernel's TMA cache hints (Arguments::l2_hints)
   LaunchOptions options{};  // e.g. programmatic dependent launch, where run() takes options
 
   bool prepare(int m, int n, int k, std::vector<T*> const& a, std::vector<T*> const& b, TD* d, std::string& why) {
@@ -34,6 +35,7 @@ struct StrataRunner {
       x.split_k = split_k;
       x.schedule = schedule;
       x.split_k_mode = split_k_mode;
+      x.l2_hints = l2_hints;
       args.push_back(x);
     }
     const size_t ws = G::workspace_size(args[0]);

@@ -291,8 +291,8 @@ struct Sm90Mainloop {
   template <class Operand, int Split>
   STRATA_DEVICE static void load_boxes(CUtensorMap const* map, uint64_t* full, T* stage, int rank, uint16_t mask,
                                        int row0, int k0, int batch, arch::L2Hint hint) {
-    STRATA_UNROLL
     if constexpr (Config::kSplitTail > 0) hint = arch::L2Hint::none;
+    STRATA_UNROLL
     for (int j = 0; j < Operand::kBoxes; ++j) {
       if (j % Split != rank) continue;
       const auto c = Operand::box_coords(row0, k0, batch, j);
