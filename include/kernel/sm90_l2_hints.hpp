@@ -8,19 +8,21 @@
 namespace strata {
 
 // A BM-row block of A is read by each CTA of its tile row, ceil(n / BN) of them; a BN-column block
-// of B by ceil(m / BM). Where one operand's blocks are read at most kSm90L2ReadOnceMax times and the
-// other's at least kSm90L2ReusedMin times, the first streams past the L2 (evict_first) and the
-// second stays (evict_last), either operand order (the measurements: bench/RESULTS.md). Elsewhere
-// both are reused and get no hint.
-inline constexpr long long kSm90L2ReadOnceMax = 2;
+// of B by ceil(m / BM). Where one operand's blocks are each read by a single CTA and the other's by
+// at least kSm90L2ReusedMin, over at least kSm90L2ReusedMinRows rows (m for A, n for B), the first
+// streams past the L2 (evict_first) and the second stays (evict_last), either operand order.
+// Elsewhere no hint: a block read by two CTAs loses its second read to evict_first, and a re-read
+// operand of fewer rows stays in the L2 unhinted while evict_first on the other only costs time
+// (the measurements: bench/RESULTS.md).
 inline constexpr long long kSm90L2ReusedMin = 8;
+inline constexpr long long kSm90L2ReusedMinRows = 128;
 
 inline Sm90L2HintPair sm90_l2_hints(L2Hints mode, long long m, long long n, int bm, int bn) {
   if (mode == L2Hints::off || m <= 0 || n <= 0) return {};
   const long long reads_of_a = (n + bn - 1) / bn, reads_of_b = (m + bm - 1) / bm;
-  if (reads_of_b <= kSm90L2ReadOnceMax && reads_of_a >= kSm90L2ReusedMin)
+  if (reads_of_b == 1 && reads_of_a >= kSm90L2ReusedMin && m >= kSm90L2ReusedMinRows)
     return {arch::L2Hint::evict_last, arch::L2Hint::evict_first};
-  if (reads_of_a <= kSm90L2ReadOnceMax && reads_of_b >= kSm90L2ReusedMin)
+  if (reads_of_a == 1 && reads_of_b >= kSm90L2ReusedMin && n >= kSm90L2ReusedMinRows)
     return {arch::L2Hint::evict_first, arch::L2Hint::evict_last};
   return {};
 }

@@ -31,7 +31,6 @@ struct DecodeCase {
   float alpha, beta;
   int batches, split_k;
   bool aligned_d = false;  // D's rows (and batches) 16-byte aligned: the staged stores where C is unread
-  L2Hints l2_hints = L2Hints::automatic;
 };
 
 template <class Config>
@@ -51,7 +50,6 @@ void swapped_with_bias_gelu_and_source(Sm90TileClass cls, std::span<const Decode
     auto args = p.arguments();
     args.epilogue = {{c.alpha, c.beta, dbias.get(), c.mode, GELU{}}};
     args.split_k = c.split_k;
-    args.l2_hints = c.l2_hints;
     const auto swapped = Sm90AutoGemm<Sm90Tiles<T>, T, Functor>::arguments_for(cls, args);
     const std::string label = std::string(sm90_tile_class_name(cls)) + " " + describe(c.s) +
                               (per_row ? ", bias per row" : ", bias per column") + (c.beta != 0.f ? ", beta" : "") +
@@ -111,33 +109,6 @@ TEST(Sm90GemmDecode, StagedTransposedStores) {
   swapped_with_bias_gelu_and_source<Sm90Tiles<__half>::Decode>(Sm90TileClass::decode, half_decode, 560);
   const DecodeCase half_wide[] = {{{48, 704, 300}, BiasMode::per_row, 0.1f, 0.f, 1, 3, true}};
   swapped_with_bias_gelu_and_source<Sm90Tiles<__half>::DecodeWide>(Sm90TileClass::decode_wide, half_wide, 660);
-}
-
-// The L2 hints (no GPU needed): the operand read by one or two CTAs is evict_first, the one read
-// by at least eight evict_last, either way round; nothing where both are reused, none when off.
-TEST(Sm90GemmDecode, L2HintsMarkTheOperandReadOnce) {
-  using H = arch::L2Hint;
-  const Sm90L2HintPair none{}, b_once{H::evict_last, H::evict_first}, a_once{H::evict_first, H::evict_last};
-  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 128, 14336, 128, 128), b_once) << "weights in B, one tile row";
-  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 128, 8192, 64, 128), b_once) << "two tile rows";
-  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 4096, 128, 64, 64), a_once) << "swapped: weights in A";
-  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 1000, 1, 64, 8), a_once) << "one column";
-  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 129, 4096, 64, 128), none) << "three tile rows";
-  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 128, 896, 64, 128), none) << "seven tile columns";
-  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 128, 1024, 64, 128), b_once) << "eight tile columns";
-  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 4096, 4096, 128, 256), none) << "both reused";
-  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 0, 4096, 128, 256), none) << "empty";
-  EXPECT_EQ(sm90_l2_hints(L2Hints::off, 128, 14336, 128, 128), none) << "off";
-}
-
-// The same problems with the hints on (the hinted loads, unicast) and off give the same answers.
-TEST(Sm90GemmDecode, WideSwappedWithAndWithoutL2Hints) {
-  using Wide = Sm90Tiles<BF16>::DecodeWide;
-  ASSERT_EQ(sm90_l2_hints(L2Hints::automatic, 2048, 64, Wide::BM, Wide::BN).a, arch::L2Hint::evict_first);
-  const DecodeCase cases[] = {{{64, 2048, 1000}, BiasMode::per_column, 0.25f, 0.f, 1, 0, true, L2Hints::off},
-                              {{64, 2048, 1000}, BiasMode::per_column, 0.25f, 0.f, 1, 0, true},
-                              {{50, 1000, 4097}, BiasMode::per_row, 0.1f, 0.5f, 2, 3, false}};
-  swapped_with_bias_gelu_and_source<Wide>(Sm90TileClass::decode_wide, cases, 760);
 }
 
 // When the staged path applies (no GPU needed): 16-bit D, BN a multiple of 16, rows 16-byte

@@ -3,7 +3,8 @@
 // fresh random operands, D poisoned, every element against a double reference, padding and batch
 // gaps checked untouched. Runs only on compute capability 9.0 (the kernel is sm_90a code).
 //  - tiles and types: bf16 and fp16 in, fp32 accumulation, bf16/fp16/fp32 out, 128 × 256 and
-//    64 × 128; the plain-store variant over an odd ldd; C aliasing D; refusals;
+//    64 × 128; the plain-store variant over an odd ldd; C aliasing D; refusals; the L2 hints'
+//    rule and their loads, on and off;
 //  - layouts: every operand majorness wgmma reads (MN-major A or B for 16-bit types), tf32 (fp32
 //    in, K-major);
 //  - schedules and clusters: ping-pong consumer warpgroups, 2 × 1 and 1 × 2 clusters whose CTAs
@@ -109,6 +110,43 @@ TEST(Sm90Gemm, RefusesWhatTmaCannotRead) {
   EXPECT_NE(st.message().find("B must be 16-byte aligned"), std::string::npos) << st.message();
   a.B = buffer;
   EXPECT_TRUE(bool(G::can_implement(a))) << G::can_implement(a).message();
+}
+
+// The L2 hints (no GPU needed): the operand each of whose blocks one CTA reads is evict_first and
+// the one at least eight read, over at least 128 rows, evict_last, either way round; nothing where
+// a block is read twice, the re-read operand is smaller, both are reused, or the hints are off.
+TEST(Sm90Gemm, L2HintsMarkTheOperandReadOnce) {
+  using H = arch::L2Hint;
+  const Sm90L2HintPair none{}, b_once{H::evict_last, H::evict_first}, a_once{H::evict_first, H::evict_last};
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 128, 14336, 128, 128), b_once) << "weights in B, one tile row";
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 3000, 200, 128, 256), a_once) << "weights in A, one tile column";
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 128, 8192, 64, 128), none) << "two tile rows";
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 4096, 128, 64, 64), none) << "swapped, two tile columns";
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 4096, 64, 64, 64), none) << "swapped, 64 rows of activations";
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 1000, 1, 64, 8), none) << "one column";
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 127, 4096, 128, 128), none) << "127 rows";
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 129, 4096, 128, 128), none) << "two tile rows of 128";
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 128, 896, 128, 128), none) << "seven tile columns";
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 128, 1024, 128, 128), b_once) << "eight tile columns";
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 4096, 4096, 128, 256), none) << "both reused";
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 0, 4096, 128, 256), none) << "empty";
+  EXPECT_EQ(sm90_l2_hints(L2Hints::off, 128, 14336, 128, 128), none) << "off";
+}
+
+// The same problems with the hints on and off give the same answers: each operand loaded
+// evict_first (a 128-row A on one tile row, a 200-column B on one tile column), unicast and with
+// the other operand multicast to a 2 x 1 cluster.
+TEST(Sm90Gemm, L2HintsOnAndOff) {
+  static constexpr Shape3 shapes[] = {{128, 2100, 1000}, {3000, 200, 1000}};
+  for (Shape3 s : shapes)
+    ASSERT_NE(sm90_l2_hints(L2Hints::automatic, s.m, s.n, 128, 256), Sm90L2HintPair{}) << describe(s);
+  using Kernel = Sm90GemmKernel<Config<BF16, 128, 256>, BF16, LinearCombination>;
+  using Cluster = Sm90GemmKernel<Sm90TestConfig<BF16, R, C, 128, 256, Sm90Schedule::cooperative, 2, 1>, BF16,
+                                 LinearCombination>;
+  const auto no_hints = [](auto& a) { a.l2_hints = L2Hints::off; };
+  sm90_sweep<Kernel>(270, "128x256, L2 hints", [](auto&) {}, shapes);
+  sm90_sweep<Kernel>(280, "128x256, no L2 hints", no_hints, shapes);
+  sm90_sweep<Cluster>(290, "cluster 2x1, L2 hints", [](auto&) {}, shapes);
 }
 
 // ---- layouts ----
