@@ -19,6 +19,8 @@
 //   scripts/probe-sm90.sh [m,n,k ...]      (default: m 64 and 128 × the four LLM weight shapes)
 //   PROBE_ONLY=text    only the variants whose name contains `text` (cuBLAS always runs)
 //   PROBE_PASSES=n     timing passes (default 2; 0 checks the outputs only, e.g. under ncu)
+//   PROBE_L2=both      each variant also with its TMA loads unhinted (args.l2_hints off), timed
+//                      interleaved with the hinted one (the bench's l2_gain); PROBE_L2=off: only so
 //
 // bf16, A row-major, B column-major; a study tool, not a benchmark of record.
 #include <cuda_bf16.h>
@@ -66,13 +68,14 @@ struct Problem {
   std::function<void(int)> cublas;
 };
 
-// Variant G, one GEMM per input set (StrataRunner): whole tiles, or G's automatic schedule with
-// `automatic`; its output checked against cuBLAS's (a line where it differs or G refuses).
+// One variant of add below, with the L2 hints `l2`.
 template <class G>
-void add(std::vector<Variant>& variants, std::string name, Problem const& p, bool automatic = false, int split = 1) {
+void add_one(std::vector<Variant>& variants, std::string name, Problem const& p, bool automatic, int split,
+             L2Hints l2) {
   if (const char* only = std::getenv("PROBE_ONLY"); only != nullptr && name.find(only) == std::string::npos) return;
   auto runner = std::make_shared<StrataRunner<G, T, T>>();
   if (!automatic) runner->schedule = Schedule::tiles, runner->split_k = split;
+  runner->l2_hints = l2;
   std::string why;
   if (!runner->prepare(p.m, p.n, p.k, p.in.a, p.in.b, p.d, why)) {
     std::printf("  %s refused: %s\n", name.c_str(), why.c_str());
@@ -84,6 +87,17 @@ void add(std::vector<Variant>& variants, std::string name, Problem const& p, boo
       !wrong.empty())
     std::printf("  WRONG %s: %s\n", name.c_str(), wrong.c_str());
   variants.push_back({name, [runner](int i) { runner->launch(i); }});
+}
+
+// Variant G, one GEMM per input set (StrataRunner): whole tiles, or G's automatic schedule with
+// `automatic`; its output checked against cuBLAS's (a line where it differs or G refuses). Once
+// with the L2 hints' automatic rule and/or once without, as PROBE_L2 says.
+template <class G>
+void add(std::vector<Variant>& variants, std::string name, Problem const& p, bool automatic = false, int split = 1) {
+  const char* l2_env = std::getenv("PROBE_L2");
+  const std::string l2 = l2_env != nullptr ? l2_env : "";
+  if (l2 != "off") add_one<G>(variants, name, p, automatic, split, L2Hints::automatic);
+  if (l2 == "both" || l2 == "off") add_one<G>(variants, name + ", no L2 hints", p, automatic, split, L2Hints::off);
 }
 
 void probe(int m, int n, int k) {
