@@ -9,6 +9,8 @@
 #   BENCH_TIMEOUT=<s>    per bench binary (default 600)
 #   STAGES="..."         which stages run, of: build test repeat sanitize stress bench (default
 #                        all; the build directory is reused, so a later call can run the rest)
+#   BUILD_TARGETS="..."  build only these targets (e.g. "strata_kernel_tests auto_gemm_bench_allarch"
+#                        for a short call of sanitize and bench; the test stage needs everything)
 #   REPEAT=<n>           runs of the split-K / Stream-K / sanitize kernel tests in `repeat` (5)
 #   STRESS_CASES=<n>     problems of the `stress` stage's long run (default 10000)
 #   SANITIZE_FILTER=...  the gtest filter the sanitizers run over (default: every path of every
@@ -78,7 +80,9 @@ if wants build; then
     cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTRATA_ENABLE_CUDA=ON \
       -DSTRATA_BUILD_TESTS=ON -DSTRATA_BUILD_EXAMPLES=ON -DSTRATA_BUILD_BENCH=ON
   # -k 0: one broken translation unit does not hide how the others fare.
-  stage build "$OUT/build.log" cmake --build "$BUILD" -- -k 0
+  read -r -a targets <<<"${BUILD_TARGETS:-}"
+  ((${#targets[@]} > 0)) && targets=(--target "${targets[@]}")
+  stage build "$OUT/build.log" cmake --build "$BUILD" "${targets[@]}" -- -k 0
   # The slowest steps (ninja's log: start and end in ms, then the output), to see what bounds the
   # build's wall time on this machine.
   if [[ -f "$BUILD/.ninja_log" ]]; then
