@@ -21,15 +21,20 @@
 //   PROBE_PASSES=n     timing passes (default 2; 0 checks the outputs only, e.g. under ncu)
 //   PROBE_L2=both      each variant also with its TMA loads unhinted (args.l2_hints off), timed
 //                      interleaved with the hinted one (the bench's l2_gain); PROBE_L2=off: only so
+//   PROBE_L2_PAIRS=a:b,... each variant also with its kernel's A and B loads hinted a and b (none,
+//                      first, last: evict_first, evict_last) instead of by the rule
+//                      (detail::study_l2_hints); the swapped decode classes' A holds the weights
 //
 // bf16, A row-major, B column-major; a study tool, not a benchmark of record.
 #include <cuda_bf16.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -68,6 +73,34 @@ struct Problem {
   std::function<void(int)> cublas;
 };
 
+// PROBE_L2_PAIRS parsed: each "a:b" with the pair it names; exits with a usage line on a bad one.
+std::vector<std::pair<std::string, Sm90L2HintPair>> l2_pairs() {
+  std::vector<std::pair<std::string, Sm90L2HintPair>> out;
+  const char* env = std::getenv("PROBE_L2_PAIRS");
+  if (env == nullptr) return out;
+  const auto hint = [](std::string const& word, arch::L2Hint& h) {
+    if (word == "none") h = arch::L2Hint::none;
+    else if (word == "first") h = arch::L2Hint::evict_first;
+    else if (word == "last") h = arch::L2Hint::evict_last;
+    else return false;
+    return true;
+  };
+  std::string list = env;
+  for (size_t start = 0; start <= list.size();) {
+    const size_t end = std::min(list.find(',', start), list.size());
+    const std::string item = list.substr(start, end - start);
+    const size_t colon = item.find(':');
+    Sm90L2HintPair pair;
+    if (colon == std::string::npos || !hint(item.substr(0, colon), pair.a) || !hint(item.substr(colon + 1), pair.b)) {
+      std::fprintf(stderr, "PROBE_L2_PAIRS: \"%s\" is not a:b with a and b each none, first or last\n", item.c_str());
+      std::exit(2);
+    }
+    out.emplace_back(item, pair);
+    start = end + 1;
+  }
+  return out;
+}
+
 // One variant of add below, with the L2 hints `l2`.
 template <class G>
 void add_one(std::vector<Variant>& variants, std::string name, Problem const& p, bool automatic, int split,
@@ -98,6 +131,11 @@ void add(std::vector<Variant>& variants, std::string name, Problem const& p, boo
   const std::string l2 = l2_env != nullptr ? l2_env : "";
   if (l2 != "off") add_one<G>(variants, name, p, automatic, split, L2Hints::automatic);
   if (l2 == "both" || l2 == "off") add_one<G>(variants, name + ", no L2 hints", p, automatic, split, L2Hints::off);
+  for (auto const& [text, pair] : l2_pairs()) {
+    strata::detail::study_l2_hints = pair;
+    add_one<G>(variants, name + ", L2 A:B " + text, p, automatic, split, L2Hints::automatic);
+    strata::detail::study_l2_hints.reset();
+  }
 }
 
 void probe(int m, int n, int k) {
@@ -142,6 +180,7 @@ int main(int argc, char** argv) {
       {64, 4096, 4096},  {64, 14336, 4096},  {64, 4096, 14336},  {64, 8192, 8192},
       {128, 4096, 4096}, {128, 14336, 4096}, {128, 4096, 14336}, {128, 8192, 8192}};
   if (!shapes_from_args(argc, argv, 1, defaults, "[m,n,k ...]", shapes)) return 2;
+  l2_pairs();  // a bad PROBE_L2_PAIRS stops here, before anything runs
   int device = 0, major = 0, devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::printf("sm90_tile_probe: no GPU\n");

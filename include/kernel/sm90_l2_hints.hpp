@@ -2,6 +2,8 @@
 // shape and the CTA tile (host arithmetic; the producer turns it into cache policies).
 #pragma once
 
+#include <optional>
+
 #include "../collective/sm90_mainloop.hpp"  // Sm90L2HintPair
 #include "gemm_arguments.hpp"                // L2Hints
 
@@ -17,8 +19,15 @@ namespace strata {
 inline constexpr long long kSm90L2ReusedMin = 8;
 inline constexpr long long kSm90L2ReusedMinRows = 128;
 
+namespace detail {
+// Study knob (bench/tools/sm90_tile_probe.cu's PROBE_L2_PAIRS sets it): when set, the pair every
+// Hopper kernel initialized meanwhile takes instead of the rule's, unless its hints are off.
+inline std::optional<Sm90L2HintPair> study_l2_hints;
+}  // namespace detail
+
 inline Sm90L2HintPair sm90_l2_hints(L2Hints mode, long long m, long long n, int bm, int bn) {
   if (mode == L2Hints::off || m <= 0 || n <= 0) return {};
+  if (detail::study_l2_hints) return *detail::study_l2_hints;
   const long long reads_of_a = (n + bn - 1) / bn, reads_of_b = (m + bm - 1) / bm;
   if (reads_of_b == 1 && reads_of_a >= kSm90L2ReusedMin && m >= kSm90L2ReusedMinRows)
     return {arch::L2Hint::evict_last, arch::L2Hint::evict_first};

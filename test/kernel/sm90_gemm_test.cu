@@ -114,7 +114,8 @@ TEST(Sm90Gemm, RefusesWhatTmaCannotRead) {
 
 // The L2 hints (no GPU needed): the operand each of whose blocks one CTA reads is evict_first and
 // the one at least eight read, over at least 128 rows, evict_last, either way round; nothing where
-// a block is read twice, the re-read operand is smaller, both are reused, or the hints are off.
+// a block is read twice, the re-read operand is smaller, both are reused, or the hints are off;
+// the study knob's pair instead of the rule's while it is set.
 TEST(Sm90Gemm, L2HintsMarkTheOperandReadOnce) {
   using H = arch::L2Hint;
   const Sm90L2HintPair none{}, b_once{H::evict_last, H::evict_first}, a_once{H::evict_first, H::evict_last};
@@ -131,6 +132,12 @@ TEST(Sm90Gemm, L2HintsMarkTheOperandReadOnce) {
   EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 4096, 4096, 128, 256), none) << "both reused";
   EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 0, 4096, 128, 256), none) << "empty";
   EXPECT_EQ(sm90_l2_hints(L2Hints::off, 128, 14336, 128, 128), none) << "off";
+  const Sm90L2HintPair studied{H::evict_last, H::none};
+  detail::study_l2_hints = studied;
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 4096, 4096, 128, 256), studied) << "the study knob's pair";
+  EXPECT_EQ(sm90_l2_hints(L2Hints::off, 4096, 4096, 128, 256), none) << "the study knob, hints off";
+  detail::study_l2_hints.reset();
+  EXPECT_EQ(sm90_l2_hints(L2Hints::automatic, 4096, 4096, 128, 256), none) << "the study knob reset";
 }
 
 // The same problems with the hints on and off give the same answers: each operand loaded
