@@ -13,9 +13,9 @@ namespace strata {
 // of B by ceil(m / BM). Where one operand's blocks are each read by a single CTA and the other's by
 // at least kSm90L2ReusedMin, over at least kSm90L2ReusedMinRows rows (m for A, n for B), the first
 // streams past the L2 (evict_first) and the second stays (evict_last), either operand order.
-// Elsewhere no hint: a block read by two CTAs loses its second read to evict_first, and a re-read
-// operand of fewer rows stays in the L2 unhinted while evict_first on the other only costs time
-// (the measurements: bench/RESULTS.md).
+// Elsewhere no hint: blocks read by two CTAs ran slower with evict_first (likely their second read
+// missed), and with a re-read operand of fewer rows the hints gained nothing or cost time (the
+// measurements: bench/RESULTS.md).
 inline constexpr long long kSm90L2ReusedMin = 8;
 inline constexpr long long kSm90L2ReusedMinRows = 128;
 
