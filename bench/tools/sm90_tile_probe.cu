@@ -34,8 +34,8 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <kernel/sm90_auto_gemm.hpp>

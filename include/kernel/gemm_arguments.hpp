@@ -29,7 +29,8 @@ inline constexpr int kStreamKMinWaves = 8;
 // Whether the Hopper kernels' TMA loads tell the L2 which operand to keep (sm90_l2_hints.hpp).
 // automatic: where one operand is read by a single CTA and the other, of at least 128 rows, by many
 // (decode at 128 tokens on 128-row tiles: the weights once, the activations by every CTA), the
-// first is loaded evict_first and the second evict_last; nothing elsewhere. off: no hint. Results never depend on it; Ampere kernels ignore it.
+// first is loaded evict_first and the second evict_last; nothing elsewhere. off: no hint. Results
+// never depend on it; Ampere kernels ignore it.
 enum class L2Hints { automatic, off };
 
 // What a GEMM computes and where: D = epilogue(A·B, C), m × n × k, batch_count times.

@@ -29,10 +29,12 @@ inline Sm90L2HintPair sm90_l2_hints(L2Hints mode, long long m, long long n, int 
   if (mode == L2Hints::off || m <= 0 || n <= 0) return {};
   if (detail::study_l2_hints) return *detail::study_l2_hints;
   const long long reads_of_a = (n + bn - 1) / bn, reads_of_b = (m + bm - 1) / bm;
-  if (reads_of_b == 1 && reads_of_a >= kSm90L2ReusedMin && m >= kSm90L2ReusedMinRows)
-    return {arch::L2Hint::evict_last, arch::L2Hint::evict_first};
-  if (reads_of_a == 1 && reads_of_b >= kSm90L2ReusedMin && n >= kSm90L2ReusedMinRows)
-    return {arch::L2Hint::evict_first, arch::L2Hint::evict_last};
+  // Whether an operand read `once` streams past the other, read `reused` times over `rows` rows.
+  const auto streams = [](long long once, long long reused, long long rows) {
+    return once == 1 && reused >= kSm90L2ReusedMin && rows >= kSm90L2ReusedMinRows;
+  };
+  if (streams(reads_of_b, reads_of_a, m)) return {arch::L2Hint::evict_last, arch::L2Hint::evict_first};
+  if (streams(reads_of_a, reads_of_b, n)) return {arch::L2Hint::evict_first, arch::L2Hint::evict_last};
   return {};
 }
 
