@@ -10,11 +10,16 @@
 //     multicast along M): cuBLAS's structure at 128 x 4096² (64 x 64, 13 stages, 2 x 1)
 //   64 x 128 ping-pong, 2 x 1 cluster, whole tiles
 //   Sm90Tiles' Small (64 x 128 ping-pong) at split-K 2, what m = 128 ran before decode_wide
+//   128 x 64 and 128 x 32 cooperative, whole tiles: m <= 128 on one tile row, each weight block
+//     read by one CTA (128 CTAs at n = 8192 and 4096 respectively)
+//   Sm90Tiles' Medium (128 x 128) at split-K 2 and 4, Large (128 x 256) at 4 and 8: one tile row
+//     at m <= 128, so fewer bytes read out of L2 than 64-row tiles (the 64 x 64 tile at 128 x 4096²
+//     reads 128 MB; medium at split-K 4 64 MB, large at 8 48 MB, plus the partial sums)
 // (plain stores: the TMA epilogue takes BN in multiples of 64 columns). Every output is checked
 // against cuBLAS on the same buffers first; then every variant and cuBLAS are timed interleaved,
 // one launch at a time and in batches of 100 back-to-back launches (no PDL), over input sets larger
 // than the L2, two passes. Prints µs one / streamed, streamed TB/s (A + B + D) and the ratios to
-// cuBLAS.
+// cuBLAS; each fixed plan's name ends with the operand megabytes its CTAs read out of L2 (a model).
 //
 //   scripts/probe-sm90.sh [m,n,k ...]      (default: m 64 and 128 × the four LLM weight shapes)
 //   PROBE_ONLY=text    only the variants whose name contains `text` (cuBLAS always runs)
@@ -57,7 +62,11 @@ using Wave128 = Gemm<Sm90GemmKernel<Config<128, 112, 6, Sm90Schedule::cooperativ
 using Whole64 = Gemm<Sm90GemmKernel<Config<64, 64, 12, Sm90Schedule::pingpong>, T, LC>>;
 using Cluster64 = Gemm<Sm90GemmKernel<Config<64, 64, 12, Sm90Schedule::pingpong, 2>, T, LC>>;
 using Small = Gemm<Sm90GemmKernel<Tiles::Small, T, LC>>;
+using Medium = Gemm<Sm90GemmKernel<Tiles::Medium, T, LC>>;
+using Large = Gemm<Sm90GemmKernel<Tiles::Large, T, LC>>;
 using Cluster128 = Gemm<Sm90GemmKernel<Config<64, 128, 8, Sm90Schedule::pingpong, 2>, T, LC>>;
+using Coop64 = Gemm<Sm90GemmKernel<Config<128, 64, 8, Sm90Schedule::cooperative>, T, LC>>;
+using Coop32 = Gemm<Sm90GemmKernel<Config<128, 32, 10, Sm90Schedule::cooperative>, T, LC, Sm90Store::plain>>;
 
 struct Variant {
   std::string name;
@@ -101,6 +110,16 @@ std::vector<std::pair<std::string, Sm90L2HintPair>> l2_pairs() {
   return out;
 }
 
+// The operand bytes a fixed plan moves out of L2 into the SMs (model; every CTA reads its BM rows
+// of A and BN columns of B over its share of K, no multicast, partial sums left out), in MB.
+std::string operand_megabytes(int bm, int bn, int split, Problem const& p) {
+  const double tiles = double((p.m + bm - 1) / bm) * double((p.n + bn - 1) / bn);
+  const double k_share = double((p.k + split - 1) / split);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", tiles * split * (bm + bn) * k_share * sizeof(T) / 1e6);
+  return text;
+}
+
 // One variant of add below, with the L2 hints `l2`.
 template <class G>
 void add_one(std::vector<Variant>& variants, std::string name, Problem const& p, bool automatic, int split,
@@ -115,6 +134,8 @@ void add_one(std::vector<Variant>& variants, std::string name, Problem const& p,
     return;
   }
   if constexpr (requires { runner->gemms[0].name(); }) name += " [" + runner->gemms[0].name() + "]";
+  if constexpr (requires { G::Config::BM; })
+    if (!automatic) name += ", " + operand_megabytes(G::Config::BM, G::Config::BN, split, p) + " MB";
   if (const std::string wrong =
           differs_from_cublas(*runner, p.cublas, p.d, p.d_ref, int64_t(p.m) * p.n, p.in.size(), 1.0 / 128);
       !wrong.empty())
@@ -155,6 +176,12 @@ void probe(int m, int n, int k) {
   add<Cluster64>(variants, "64x64 pp 2x1, whole tiles", p);
   add<Cluster128>(variants, "64x128 pp 2x1, whole tiles", p);
   add<Small>(variants, "small 64x128 pp, split-K 2", p, false, 2);
+  add<Coop64>(variants, "128x64 coop, whole tiles", p);
+  for (const int split : {2, 4})
+    add<Medium>(variants, "split medium 128x128 coop, split-K " + std::to_string(split), p, false, split);
+  for (const int split : {4, 8})
+    add<Large>(variants, "split large 128x256 coop, split-K " + std::to_string(split), p, false, split);
+  add<Coop32>(variants, "128x32 coop, whole tiles", p);
   std::vector<std::function<void(int)>> launches;
   for (Variant const& v : variants) launches.push_back(v.launch);
   launches.push_back(cublas);
