@@ -15,10 +15,10 @@
 //   Sm90Tiles' Medium (128 x 128) at split-K 2 and 4, Large (128 x 256) at 4 and 8: one tile row
 //     at m <= 128, so fewer bytes read out of L2 than 64-row tiles (the 64 x 64 tile at 128 x 4096²
 //     reads 128 MB; medium at split-K 4 64 MB, large at 8 48 MB, plus the partial sums)
-// (plain stores: the TMA epilogue takes BN in multiples of 64 columns). Every output is checked
+// (plain stores for BN 112 and 32: the TMA epilogue takes BN in multiples of 64 columns). Every output is checked
 // against cuBLAS on the same buffers first; then every variant and cuBLAS are timed interleaved,
-// one launch at a time and in batches of 100 back-to-back launches (no PDL), over input sets larger
-// than the L2, two passes. Prints µs one / streamed, streamed TB/s (A + B + D) and the ratios to
+// one launch at a time and in batches of 100 back-to-back launches (PDL as PROBE_PDL says), over
+// input sets larger than the L2, two passes. Prints µs one / streamed, streamed TB/s (A + B + D) and the ratios to
 // cuBLAS; each fixed plan's name ends with the operand megabytes its CTAs read out of L2 (a model).
 //
 //   scripts/probe-sm90.sh [m,n,k ...]      (default: m 64 and 128 × the four LLM weight shapes)
@@ -29,6 +29,9 @@
 //   PROBE_L2_PAIRS=a:b,... each variant also with its kernel's A and B loads hinted a and b (none,
 //                      first, last: evict_first, evict_last) instead of by the rule
 //                      (detail::study_l2_hints); the swapped decode classes' A holds the weights
+//   PROBE_PDL=1        every strata variant launched with programmatic dependent launch, the weights
+//                      independent (auto_gemm_bench_allarch's streamed rows); the probe's L2 A/B
+//                      without it (43rd session) read the opposite of the bench's with it (44th)
 //
 // bf16, A row-major, B column-major; a study tool, not a benchmark of record.
 #include <cuda_bf16.h>
@@ -128,6 +131,8 @@ void add_one(std::vector<Variant>& variants, std::string name, Problem const& p,
   auto runner = std::make_shared<StrataRunner<G, T, T>>();
   if (!automatic) runner->schedule = Schedule::tiles, runner->split_k = split;
   runner->l2_hints = l2;
+  if (const char* pdl = std::getenv("PROBE_PDL"); pdl != nullptr && std::string(pdl) == "1")
+    runner->options.programmatic_dependent_launch = runner->options.b_independent = true;
   std::string why;
   if (!runner->prepare(p.m, p.n, p.k, p.in.a, p.in.b, p.d, why)) {
     std::printf("  %s refused: %s\n", name.c_str(), why.c_str());
