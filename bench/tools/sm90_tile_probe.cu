@@ -11,7 +11,7 @@
 //   64 x 128 ping-pong, 2 x 1 cluster, whole tiles
 //   Sm90Tiles' Small (64 x 128 ping-pong) at split-K 2, what m = 128 ran before decode_wide
 //   128 x 64 and 128 x 32 cooperative, whole tiles: m <= 128 on one tile row, each weight block
-//     read by one CTA (128 CTAs at n = 8192 and 4096 respectively)
+//     read by one CTA (128 CTAs at n = 8192 and 4096 respectively); 128 x 64 also at split-K 2
 //   Sm90Tiles' Medium (128 x 128) at split-K 2 and 4, Large (128 x 256) at 4 and 8: one tile row
 //     at m <= 128, so fewer bytes read out of L2 than 64-row tiles (the 64 x 64 tile at 128 x 4096²
 //     reads 128 MB; medium at split-K 4 64 MB, large at 8 48 MB, plus the partial sums)
@@ -182,6 +182,7 @@ void probe(int m, int n, int k) {
   add<Cluster128>(variants, "64x128 pp 2x1, whole tiles", p);
   add<Small>(variants, "small 64x128 pp, split-K 2", p, false, 2);
   add<Coop64>(variants, "128x64 coop, whole tiles", p);
+  add<Coop64>(variants, "128x64 coop, split-K 2", p, false, 2);
   for (const int split : {2, 4})
     add<Medium>(variants, "split medium 128x128 coop, split-K " + std::to_string(split), p, false, split);
   for (const int split : {4, 8})
