@@ -6,7 +6,8 @@
 #           carry build/ab to the device
 #   there:  scripts/ab-probe-sm90.sh run [m,n,k ...]    builds one probe per build/ab/* tree and
 #           one for the working tree ("current") in parallel, then runs them one after another
-# PROBE_ONLY and PROBE_PASSES pass through to the probe. Binaries and build logs go to $OUT/<name>.
+# The PROBE_* settings (PROBE_ONLY, PROBE_PASSES, PROBE_PDL, PROBE_L2, PROBE_L2_PAIRS) pass through
+# to the probe. Binaries and build logs go to $OUT/<name>.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 mode=${1:?usage: ab-probe-sm90.sh export <rev> ... | run [m,n,k ...]}

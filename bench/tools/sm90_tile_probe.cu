@@ -22,7 +22,7 @@
 // cuBLAS; each fixed plan's name ends with the operand megabytes its CTAs read out of L2 (a model).
 //
 //   scripts/probe-sm90.sh [m,n,k ...]      (default: m 64 and 128 × the four LLM weight shapes)
-//   PROBE_ONLY=text    only the variants whose name contains `text` (cuBLAS always runs)
+//   PROBE_ONLY=t1,t2   only the variants whose name contains one of the texts (cuBLAS always runs)
 //   PROBE_PASSES=n     timing passes (default 2; 0 checks the outputs only, e.g. under ncu)
 //   PROBE_L2=both      each variant also with its TMA loads unhinted (args.l2_hints off), timed
 //                      interleaved with the hinted one (the bench's l2_gain); PROBE_L2=off: only so
@@ -113,6 +113,20 @@ std::vector<std::pair<std::string, Sm90L2HintPair>> l2_pairs() {
   return out;
 }
 
+// Whether PROBE_ONLY (texts separated by commas) lets the variant `name` run: unset, or one of its
+// texts is part of the name.
+bool wanted(std::string const& name) {
+  const char* env = std::getenv("PROBE_ONLY");
+  if (env == nullptr) return true;
+  const std::string list = env;
+  for (size_t start = 0; start <= list.size();) {
+    const size_t end = std::min(list.find(',', start), list.size());
+    if (name.find(list.substr(start, end - start)) != std::string::npos) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 // The operand bytes a fixed plan moves out of L2 into the SMs (model; every CTA reads its BM rows
 // of A and BN columns of B over its share of K, no multicast, partial sums left out), in MB.
 std::string operand_megabytes(int bm, int bn, int split, Problem const& p) {
@@ -127,7 +141,7 @@ std::string operand_megabytes(int bm, int bn, int split, Problem const& p) {
 template <class G>
 void add_one(std::vector<Variant>& variants, std::string name, Problem const& p, bool automatic, int split,
              L2Hints l2) {
-  if (const char* only = std::getenv("PROBE_ONLY"); only != nullptr && name.find(only) == std::string::npos) return;
+  if (!wanted(name)) return;
   auto runner = std::make_shared<StrataRunner<G, T, T>>();
   if (!automatic) runner->schedule = Schedule::tiles, runner->split_k = split;
   runner->l2_hints = l2;
