@@ -13,8 +13,9 @@
 //   128 x 64 and 128 x 32 cooperative, whole tiles: m <= 128 on one tile row, each weight block
 //     read by one CTA (128 CTAs at n = 8192 and 4096 respectively); 128 x 64 also at split-K 2
 //   Sm90Tiles' Medium (128 x 128) at split-K 2 and 4, Large (128 x 256) at 4 and 8: one tile row
-//     at m <= 128, so fewer bytes read out of L2 than 64-row tiles (the 64 x 64 tile at 128 x 4096²
-//     reads 128 MB; medium at split-K 4 64 MB, large at 8 48 MB, plus the partial sums)
+//     at m <= 128, so fewer bytes read out of L2 than 64-row tiles (at 128 x 4096² the 64 x 64
+//     tile's CTAs read 134 MB, 128 x 64 at split-K 2 101, medium at 4 67, large at 8 50, plus the
+//     partial sums; cuBLAS's 2 x 1 clusters of 64 x 64, multicasting the weights, 101)
 // (plain stores for BN 112 and 32: the TMA epilogue takes BN in multiples of 64 columns). Every output is checked
 // against cuBLAS on the same buffers first; then every variant and cuBLAS are timed interleaved,
 // one launch at a time and in batches of 100 back-to-back launches (PDL as PROBE_PDL says), over
