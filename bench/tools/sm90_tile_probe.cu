@@ -86,11 +86,22 @@ struct Problem {
   std::function<void(int)> cublas;
 };
 
+// The items of a comma-separated environment variable, none when it is unset.
+std::vector<std::string> comma_list(const char* variable) {
+  std::vector<std::string> items;
+  const char* env = std::getenv(variable);
+  if (env == nullptr) return items;
+  const std::string list = env;
+  for (size_t start = 0; start <= list.size();) {
+    const size_t end = std::min(list.find(',', start), list.size());
+    items.push_back(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return items;
+}
+
 // PROBE_L2_PAIRS parsed: each "a:b" with the pair it names; exits with a usage line on a bad one.
 std::vector<std::pair<std::string, Sm90L2HintPair>> l2_pairs() {
-  std::vector<std::pair<std::string, Sm90L2HintPair>> out;
-  const char* env = std::getenv("PROBE_L2_PAIRS");
-  if (env == nullptr) return out;
   const auto hint = [](std::string const& word, arch::L2Hint& h) {
     if (word == "none") h = arch::L2Hint::none;
     else if (word == "first") h = arch::L2Hint::evict_first;
@@ -98,10 +109,8 @@ std::vector<std::pair<std::string, Sm90L2HintPair>> l2_pairs() {
     else return false;
     return true;
   };
-  std::string list = env;
-  for (size_t start = 0; start <= list.size();) {
-    const size_t end = std::min(list.find(',', start), list.size());
-    const std::string item = list.substr(start, end - start);
+  std::vector<std::pair<std::string, Sm90L2HintPair>> out;
+  for (std::string const& item : comma_list("PROBE_L2_PAIRS")) {
     const size_t colon = item.find(':');
     Sm90L2HintPair pair;
     if (colon == std::string::npos || !hint(item.substr(0, colon), pair.a) || !hint(item.substr(colon + 1), pair.b)) {
@@ -109,7 +118,6 @@ std::vector<std::pair<std::string, Sm90L2HintPair>> l2_pairs() {
       std::exit(2);
     }
     out.emplace_back(item, pair);
-    start = end + 1;
   }
   return out;
 }
@@ -117,14 +125,9 @@ std::vector<std::pair<std::string, Sm90L2HintPair>> l2_pairs() {
 // Whether PROBE_ONLY (texts separated by commas) lets the variant `name` run: unset, or one of its
 // texts is part of the name.
 bool wanted(std::string const& name) {
-  const char* env = std::getenv("PROBE_ONLY");
-  if (env == nullptr) return true;
-  const std::string list = env;
-  for (size_t start = 0; start <= list.size();) {
-    const size_t end = std::min(list.find(',', start), list.size());
-    if (name.find(list.substr(start, end - start)) != std::string::npos) return true;
-    start = end + 1;
-  }
+  if (std::getenv("PROBE_ONLY") == nullptr) return true;
+  for (std::string const& text : comma_list("PROBE_ONLY"))
+    if (name.find(text) != std::string::npos) return true;
   return false;
 }
 
