@@ -16,6 +16,9 @@
 //     at m <= 128, so fewer bytes read out of L2 than 64-row tiles (at 128 x 4096² the 64 x 64
 //     tile's CTAs read 134 MB, 128 x 64 at split-K 2 101, medium at 4 67, large at 8 50, plus the
 //     partial sums; cuBLAS's 2 x 1 clusters of 64 x 64, multicasting the weights, 101)
+//   128 x 64 at split-K 2 and medium at 2 and 4 in K pairs, plain stores: each two K splits added
+//     in a CTA pair's shared memory instead of the workspace (placing the pairs cost the small
+//     tile 10-16 %)
 // (plain stores for BN 112 and 32: the TMA epilogue takes BN in multiples of 64 columns). Every output is checked
 // against cuBLAS on the same buffers first; then every variant and cuBLAS are timed interleaved,
 // one launch at a time and in batches of 100 back-to-back launches (PDL as PROBE_PDL says), over
@@ -71,6 +74,12 @@ using Large = Gemm<Sm90GemmKernel<Tiles::Large, T, LC>>;
 using Cluster128 = Gemm<Sm90GemmKernel<Config<64, 128, 8, Sm90Schedule::pingpong, 2>, T, LC>>;
 using Coop64 = Gemm<Sm90GemmKernel<Config<128, 64, 8, Sm90Schedule::cooperative>, T, LC>>;
 using Coop32 = Gemm<Sm90GemmKernel<Config<128, 32, 10, Sm90Schedule::cooperative>, T, LC, Sm90Store::plain>>;
+// The same one-row tiles in K pairs (a split's two K halves added over the SM-to-SM network, no
+// workspace for them), with plain stores (the pairs' sums outgrow the TMA epilogue's staging).
+template <class C>
+using PairsOf = Gemm<Sm90GemmKernel<typename C::WithPairs, T, LC, Sm90Store::plain>>;
+using Coop64Pairs = PairsOf<Config<128, 64, 8, Sm90Schedule::cooperative>>;
+using MediumPairs = PairsOf<strata::detail::Sm90WithStages<Tiles::Medium, 5>::type>;  // 6 with the sums: 265,216 bytes of shared memory
 
 struct Variant {
   std::string name;
@@ -206,6 +215,9 @@ void probe(int m, int n, int k) {
   for (const int split : {4, 8})
     add<Large>(variants, "split large 128x256 coop, split-K " + std::to_string(split), p, false, split);
   add<Coop32>(variants, "128x32 coop, whole tiles", p);
+  add<Coop64Pairs>(variants, "128x64 coop pairs, split-K 2", p, false, 2);
+  for (const int split : {2, 4})
+    add<MediumPairs>(variants, "split medium 128x128 coop pairs, split-K " + std::to_string(split), p, false, split);
   std::vector<std::function<void(int)>> launches;
   for (Variant const& v : variants) launches.push_back(v.launch);
   launches.push_back(cublas);
