@@ -15,9 +15,8 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 OUT=${OUT:-./gpu-out}
 mkdir -p "$OUT"
-if ! command -v nvcc >/dev/null 2>&1 && [[ -x /usr/local/cuda/bin/nvcc ]]; then
-  export PATH="/usr/local/cuda/bin:$PATH"
-fi
+# ncu beside nvcc where the PATH has neither (the probe's build finds nvcc itself: study-tool.sh).
+command -v ncu >/dev/null || PATH="/usr/local/cuda/bin:$PATH"
 command -v ncu >/dev/null || { echo "ncu-probe-sm90.sh: ncu not found"; exit 1; }
 if [[ ! -x "$OUT/sm90_tile_probe" ]]; then
   OUT=$OUT STUDY_BUILD_ONLY=1 bash scripts/probe-sm90.sh || exit 1
@@ -25,7 +24,7 @@ fi
 shapes=("$@")
 ((${#shapes[@]})) || shapes=(128,4096,4096)
 export PROBE_ONLY=${PROBE_ONLY:-auto,64x64 pp,128x64,128x32,medium,large}
-export PROBE_PASSES=0 PROBE_L2=${PROBE_L2:-}  # outputs checked only: two launches a variant, each profiled
+export PROBE_PASSES=0  # outputs checked only: two launches a variant, each profiled
 metrics=${NCU_METRICS:-gpu__time_duration.sum,dram__bytes_read.sum,lts__t_bytes.sum,lts__t_sectors_op_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,l1tex__m_xbar2l1tex_read_bytes.sum,lts__t_sector_hit_rate.pct,lts__throughput.avg.pct_of_peak_sustained_elapsed,sm__cycles_elapsed.avg.per_second}
 kernels='regex:sm90_gemm_kernel|nvjet|sm90_xmma|cutlass|gemm'
 profile() {  # $1: extra ncu arguments (the metrics), or none

@@ -79,7 +79,7 @@ using Coop32 = Gemm<Sm90GemmKernel<Config<128, 32, 10, Sm90Schedule::cooperative
 template <class C>
 using PairsOf = Gemm<Sm90GemmKernel<typename C::WithPairs, T, LC, Sm90Store::plain>>;
 using Coop64Pairs = PairsOf<Config<128, 64, 8, Sm90Schedule::cooperative>>;
-using MediumPairs = PairsOf<strata::detail::Sm90WithStages<Tiles::Medium, 5>::type>;  // 6 with the sums: 265,216 bytes of shared memory
+using MediumPairs = PairsOf<Config<128, 128, 5, Sm90Schedule::cooperative>>;  // medium; 6 stages with the sums: 265,216 bytes
 
 struct Variant {
   std::string name;
